@@ -1,0 +1,91 @@
+package contracts
+
+import "fmt"
+
+// ErrorCode is a stable UPPER_SNAKE identifier of a failure. Scripts match
+// codes, never messages.
+type ErrorCode string
+
+// Error codes. Each has one exit code, given by ExitCode.
+const (
+	// Usage and internal.
+	CodeUsage          ErrorCode = "USAGE"
+	CodeInternal       ErrorCode = "INTERNAL"
+	CodeIO             ErrorCode = "IO_ERROR"
+	CodeSchemaNotFound ErrorCode = "SCHEMA_NOT_FOUND"
+	CodeGit            ErrorCode = "GIT_FAILED"
+
+	// Tree roots and trees.
+	CodeNotATree     ErrorCode = "NOT_A_TREE"
+	CodeRootSymlink  ErrorCode = "TREE_ROOT_SYMLINK"
+	CodeTreeNotFound ErrorCode = "TREE_NOT_FOUND"
+	CodeTreeInvalid  ErrorCode = "TREE_INVALID"
+	CodeTreeExists   ErrorCode = "TREE_EXISTS"
+
+	// Indexed reads.
+	CodeReadNotFound       ErrorCode = "READ_NOT_FOUND"
+	CodeReadPathEscape     ErrorCode = "READ_PATH_ESCAPE"
+	CodeReadSymlink        ErrorCode = "READ_SYMLINK"
+	CodeReadInfrastructure ErrorCode = "READ_INFRASTRUCTURE"
+	CodeReadNotMarkdown    ErrorCode = "READ_NOT_MARKDOWN"
+	CodeReadNotRegular     ErrorCode = "READ_NOT_REGULAR"
+	CodeReadTooLarge       ErrorCode = "READ_TOO_LARGE"
+)
+
+// exitRefused is the exit code of a refusal: a precondition does not hold and
+// nothing was changed.
+const (
+	ExitOK      = 0
+	ExitFailed  = 1
+	ExitRefused = 3
+	ExitFatal   = 128
+	ExitUsage   = 129
+	ExitSignal  = 130
+)
+
+var refusals = map[ErrorCode]bool{
+	CodeTreeExists: true,
+}
+
+// ExitCode is the process exit code the CLI uses for an error with this code.
+func (c ErrorCode) ExitCode() int {
+	switch {
+	case c == CodeUsage:
+		return ExitUsage
+	case c == CodeTreeInvalid:
+		return ExitFailed
+	case refusals[c]:
+		return ExitRefused
+	default:
+		return ExitFatal
+	}
+}
+
+// Error is the error object of the CLI's error envelope. It is also the Go
+// error every layer returns for an expected failure, so the code survives
+// wrapping with fmt.Errorf("…: %w").
+type Error struct {
+	Code    ErrorCode      `json:"code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Errorf builds an *Error with a formatted message.
+func Errorf(code ErrorCode, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithDetails returns e with details set (for chaining at construction).
+func (e *Error) WithDetails(details map[string]any) *Error {
+	e.Details = details
+	return e
+}
+
+// ErrorEnvelope is what `--json` prints on stdout when a command fails.
+type ErrorEnvelope struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	OK            bool   `json:"ok"`
+	Error         *Error `json:"error"`
+}

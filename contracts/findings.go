@@ -1,0 +1,49 @@
+package contracts
+
+// FindingCode identifies one kind of problem verification reports in a tree.
+type FindingCode string
+
+// Finding codes. The TREE_* names before TREE_SYMLINK_UNSUPPORTED are the
+// established codes of earlier Context Tree tools, kept so their consumers
+// migrate unchanged.
+const (
+	FindingRootMissing            FindingCode = "TREE_ROOT_MISSING"
+	FindingRootNodeInvalid        FindingCode = "TREE_ROOT_NODE_INVALID"
+	FindingRootOnlyFields         FindingCode = "TREE_ROOT_ONLY_FIELDS"
+	FindingDirectoryNodeMissing   FindingCode = "TREE_DIRECTORY_NODE_MISSING"
+	FindingFrontmatterMissing     FindingCode = "TREE_FRONTMATTER_MISSING"
+	FindingFrontmatterParse       FindingCode = "TREE_FRONTMATTER_PARSE"
+	FindingTitleMissing           FindingCode = "TREE_TITLE_MISSING"
+	FindingTitleInvalid           FindingCode = "TREE_TITLE_INVALID"
+	FindingDescriptionInvalid     FindingCode = "TREE_DESCRIPTION_INVALID"
+	FindingSoftLinksInvalid       FindingCode = "TREE_SOFT_LINKS_INVALID"
+	FindingSoftLinkBroken         FindingCode = "TREE_SOFT_LINK_BROKEN"
+	FindingSoftLinkPathEscape     FindingCode = "TREE_SOFT_LINK_PATH_ESCAPE"
+	FindingMarkdownLinkPathEscape FindingCode = "TREE_MARKDOWN_LINK_PATH_ESCAPE"
+	FindingSymlinkUnsupported     FindingCode = "TREE_SYMLINK_UNSUPPORTED"
+
+	// FindingDocumentUnreadable: a document or directory could not be read
+	// (permissions, a name too long for the OS, a file that is not valid
+	// UTF-8 text, or one over MaxDocumentBytes).
+	FindingDocumentUnreadable FindingCode = "TREE_DOCUMENT_UNREADABLE"
+	// FindingNotRegular: a content entry that is neither a regular file, a
+	// directory nor a symlink (a FIFO, socket or device).
+	FindingNotRegular FindingCode = "TREE_ENTRY_UNSUPPORTED"
+)
+
+// MaxDocumentBytes is the largest Markdown document verification parses.
+const MaxDocumentBytes = 8 << 20
+
+// MaxRootBytes is the size limit of a tree's root NODE.md (16 KiB, inclusive).
+const MaxRootBytes = 16384
+
+// Finding is one problem found in a tree. Path is tree-relative with "/"
+// separators ("." is the root directory); Line is 1-based when known; Target
+// is the offending link or soft link as written.
+type Finding struct {
+	Code    FindingCode `json:"code"`
+	Message string      `json:"message"`
+	Path    string      `json:"path"`
+	Line    int         `json:"line,omitempty"`
+	Target  string      `json:"target,omitempty"`
+}

@@ -1,0 +1,112 @@
+package contracts
+
+import "encoding/json"
+
+// Class is a content class (S17).
+type Class string
+
+const (
+	ClassNormal         Class = "normal"
+	ClassMember         Class = "member"
+	ClassInfrastructure Class = "infrastructure"
+)
+
+// NodeKind tells a directory index (NODE.md, named by its directory) from a
+// leaf document.
+type NodeKind string
+
+const (
+	KindDirectory NodeKind = "directory"
+	KindDocument  NodeKind = "document"
+)
+
+// VerifyReport is the result of `verify`.
+type VerifyReport struct {
+	SchemaVersion int          `json:"schemaVersion"`
+	OK            bool         `json:"ok"`
+	Trees         []TreeReport `json:"trees"`
+}
+
+// TreeReport is the verification of one tree.
+type TreeReport struct {
+	Root     string    `json:"root"`
+	Selector string    `json:"selector,omitempty"`
+	OK       bool      `json:"ok"`
+	Findings []Finding `json:"findings"`
+	Scanned  Scanned   `json:"scanned"`
+}
+
+// Scanned counts what verification looked at. Documents and Directories
+// cover content only (infrastructure is never walked); Normal and Member
+// split Documents by class.
+type Scanned struct {
+	Documents   int `json:"documents"`
+	Directories int `json:"directories"`
+	Assets      int `json:"assets"`
+	Normal      int `json:"normal"`
+	Member      int `json:"member"`
+}
+
+// ReadResult is the result of `read`.
+type ReadResult struct {
+	SchemaVersion int         `json:"schemaVersion"`
+	Tree          TreeRef     `json:"tree"`
+	Node          Node        `json:"node"`
+	Children      []ChildNode `json:"children"`
+}
+
+// TreeRef names the tree a read came from. Head and Dirty are present
+// whenever the tree lies in a git checkout or snapshot, so a reader can say
+// which commit it read.
+type TreeRef struct {
+	Root     string `json:"root"`
+	Selector string `json:"selector,omitempty"`
+	Head     string `json:"head,omitempty"`
+	Dirty    *bool  `json:"dirty,omitempty"`
+}
+
+// Node is one document with its metadata and body. Frontmatter holds every
+// frontmatter field, known or not, in document order.
+type Node struct {
+	Path        string          `json:"path"`
+	Kind        NodeKind        `json:"kind"`
+	Class       Class           `json:"class"`
+	Title       string          `json:"title"`
+	Description string          `json:"description,omitempty"`
+	SoftLinks   []string        `json:"softLinks,omitempty"`
+	Frontmatter json.RawMessage `json:"frontmatter"`
+	Body        string          `json:"body"`
+	// Findings are the node's own metadata problems; read does not verify
+	// the rest of the tree.
+	Findings []Finding `json:"findings,omitempty"`
+}
+
+// ChildNode summarises an immediate child of a read node. A child whose
+// metadata is invalid is still listed, with its findings.
+type ChildNode struct {
+	Path        string    `json:"path"`
+	Kind        NodeKind  `json:"kind"`
+	Class       Class     `json:"class"`
+	Title       string    `json:"title,omitempty"`
+	Description string    `json:"description,omitempty"`
+	Findings    []Finding `json:"findings,omitempty"`
+}
+
+// InitResult is the result of `init`.
+type InitResult struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	Root          string `json:"root"`
+	Document      string `json:"document"`
+	Title         string `json:"title"`
+	Connected     bool   `json:"connected"`
+}
+
+// VersionInfo is the result of `version`.
+type VersionInfo struct {
+	SchemaVersion   int    `json:"schemaVersion"`
+	Version         string `json:"version"`
+	Revision        string `json:"revision,omitempty"`
+	Modified        bool   `json:"modified,omitempty"`
+	GoVersion       string `json:"goVersion"`
+	DocumentVersion int    `json:"documentVersion"`
+}

@@ -1,0 +1,41 @@
+package git
+
+import (
+	"context"
+	"strings"
+)
+
+// Toplevel returns the work tree root of the checkout containing dir, or ""
+// when dir is not inside a work tree.
+func (g *Git) Toplevel(ctx context.Context, scope Scope, dir string) (string, error) {
+	out, err := g.Run(ctx, scope, dir, "rev-parse", "--path-format=absolute", "--show-toplevel")
+	if err != nil {
+		if ExitCode(err) == 128 {
+			return "", nil // not a repository, or a bare one
+		}
+		return "", err
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// Head returns the commit HEAD points at, or "" on an unborn branch.
+func (g *Git) Head(ctx context.Context, scope Scope, dir string) (string, error) {
+	out, err := g.Run(ctx, scope, dir, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+	if err != nil {
+		if ExitCode(err) == 1 {
+			return "", nil
+		}
+		return "", err
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// Dirty reports whether anything under pathspec differs from HEAD: tracked
+// changes, staged or not, and untracked files that are not ignored.
+func (g *Git) Dirty(ctx context.Context, scope Scope, dir, pathspec string) (bool, error) {
+	out, err := g.Run(ctx, scope, dir, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", pathspec)
+	if err != nil {
+		return false, err
+	}
+	return len(out) > 0, nil
+}

@@ -1,0 +1,164 @@
+// Package cli is the command line: kong command structs, one file per
+// command, and presentation as text or contract JSON. Logic lives in
+// internal/operations.
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+)
+
+// Globals are the options every command takes, before or after its name.
+type Globals struct {
+	Dir  string `short:"C" name:"dir" placeholder:"<dir>" help:"Run as if started in <dir>."`
+	JSON bool   `name:"json" help:"Print the contract JSON (schemaVersion 3) on stdout."`
+}
+
+// commands is the command tree.
+type commands struct {
+	Globals
+
+	Init    initCmd    `cmd:"" help:"Create a new tree root (NODE.md) in a directory."`
+	Verify  verifyCmd  `cmd:"" help:"Verify trees: indexes, metadata, links and soft links."`
+	Read    readCmd    `cmd:"" help:"Read one node with its metadata and immediate children."`
+	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
+	Version versionCmd `cmd:"" help:"Print version and build information."`
+}
+
+const description = `Keep a Context Tree: a directory of Markdown knowledge rooted at NODE.md
+that people and coding agents read and maintain together.
+
+Exit codes: 0 ok, 1 check failed (report printed), 3 refused (nothing
+changed), 128 fatal, 129 usage, 130 interrupted.`
+
+// Main runs the command line and returns the process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var cli commands
+	exited, exitCode := false, 0
+	parser, err := kong.New(&cli,
+		kong.Name("git context-tree"),
+		kong.Description(description),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { exited, exitCode = true, code }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Help(gitHelp),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "fatal: %v\n", err)
+		return contracts.ExitFatal
+	}
+	kctx, err := parser.Parse(args)
+	if exited {
+		return exitCode
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "usage: %v\n", err)
+		fmt.Fprintln(stderr, "Run 'git context-tree -h' (or '<command> -h') for usage.")
+		return contracts.ExitUsage
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	c, err := newContext(ctx, cli.Globals, stdin, stdout, stderr)
+	if err == nil {
+		err = kctx.Run(c)
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "fatal: interrupted")
+		return contracts.ExitSignal
+	}
+	return c.finish(err)
+}
+
+// gitHelp is kong's help with "-h" advertised instead of "--help", which
+// git intercepts to open a man page.
+func gitHelp(options kong.HelpOptions, ctx *kong.Context) error {
+	var buf bytes.Buffer
+	out := ctx.Stdout
+	ctx.Stdout = &buf
+	err := kong.DefaultHelpPrinter(options, ctx)
+	ctx.Stdout = out
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(out, strings.ReplaceAll(buf.String(), "<command> --help\"", "<command> -h\""))
+	return err
+}
+
+// Context is what every command's Run receives.
+type Context struct {
+	context.Context
+	Globals
+	Env    operations.Env
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+func newContext(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr io.Writer) (*Context, error) {
+	c := &Context{Context: ctx, Globals: g, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	wd, err := os.Getwd()
+	if err != nil {
+		return c, contracts.Errorf(contracts.CodeIO, "cannot determine the working directory: %v", err)
+	}
+	dir := wd
+	if g.Dir != "" {
+		dir = g.Dir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(wd, dir)
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return c, contracts.Errorf(contracts.CodeUsage, "cannot change to %s: not a directory", g.Dir)
+		}
+	}
+	c.Env = operations.Env{Dir: filepath.Clean(dir), Git: git.New()}
+	return c, nil
+}
+
+// exitStatus is a non-zero exit after the command printed its full report.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// finish turns a command's error into output and an exit code: the error
+// envelope on stdout with --json, one line on stderr without.
+func (c *Context) finish(err error) int {
+	if err == nil {
+		return contracts.ExitOK
+	}
+	var st exitStatus
+	if errors.As(err, &st) {
+		return int(st)
+	}
+	var ce *contracts.Error
+	if !errors.As(err, &ce) {
+		ce = &contracts.Error{Code: contracts.CodeInternal, Message: err.Error()}
+	} else if ce.Message != err.Error() {
+		ce = &contracts.Error{Code: ce.Code, Message: err.Error(), Details: ce.Details}
+	}
+	code := ce.Code.ExitCode()
+	if c.JSON {
+		c.writeJSON(contracts.ErrorEnvelope{SchemaVersion: contracts.CLIVersion, OK: false, Error: ce})
+	}
+	prefix := "fatal"
+	if code == contracts.ExitRefused || code == contracts.ExitFailed {
+		prefix = "error"
+	} else if code == contracts.ExitUsage {
+		prefix = "usage"
+	}
+	fmt.Fprintf(c.Stderr, "%s: %s\n", prefix, ce.Message)
+	return code
+}

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+)
+
+type readCmd struct {
+	Node string `arg:"" optional:"" name:"node" help:"Tree-relative path of a directory or Markdown document (default: the root)."`
+	Tree string `name:"tree" placeholder:"<dir>" help:"The tree to read (default: the tree at or above the current directory)."`
+}
+
+func (cmd *readCmd) Help() string {
+	return `Prints one node's title, description, soft links and body, and a summary of
+each immediate child (subdirectories and Markdown documents). A directory and
+its NODE.md name the same node. Soft links are listed, never expanded. Reads
+refuse symlinks, paths outside the tree, infrastructure and non-Markdown files.`
+}
+
+func (cmd *readCmd) Run(c *Context) error {
+	res, err := operations.Read(c, c.Env, cmd.Node, cmd.Tree)
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() { c.printRead(res) })
+}
+
+func (c *Context) printRead(r *contracts.ReadResult) {
+	n := r.Node
+	w := c.Stdout
+	fmt.Fprintf(w, "%s  (%s %s, %s)\n", quote(n.Title), n.Kind, quote(n.Path), n.Class)
+	if r.Tree.Head != "" {
+		state := "clean"
+		if r.Tree.Dirty != nil && *r.Tree.Dirty {
+			state = "with uncommitted changes"
+		}
+		fmt.Fprintf(w, "tree %s at %s, %s\n", c.display(r.Tree.Root), r.Tree.Head, state)
+	}
+	if n.Description != "" {
+		fmt.Fprintf(w, "%s\n", n.Description)
+	}
+	for _, s := range n.SoftLinks {
+		fmt.Fprintf(w, "see also: %s\n", quote(s))
+	}
+	for _, f := range n.Findings {
+		fmt.Fprintln(w, c.findingLine(r.Tree.Root, f))
+	}
+	body := strings.TrimLeft(n.Body, "\r\n")
+	fmt.Fprintf(w, "\n%s", body)
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		fmt.Fprintln(w)
+	}
+	if len(r.Children) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nchildren:")
+	for _, ch := range r.Children {
+		name := ch.Path
+		if ch.Kind == contracts.KindDirectory {
+			name += "/"
+		}
+		line := fmt.Sprintf("  %-28s %s", quote(name), quote(ch.Title))
+		if ch.Description != "" {
+			line += " - " + quote(ch.Description)
+		}
+		if ch.Class == contracts.ClassMember {
+			line += " [member]"
+		}
+		for _, f := range ch.Findings {
+			line += fmt.Sprintf(" [%s]", f.Code)
+		}
+		fmt.Fprintln(w, line)
+	}
+}

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+)
+
+type verifyCmd struct {
+	Trees []string `arg:"" optional:"" name:"dir" help:"Tree root directories (default: the tree at or above the current directory)."`
+}
+
+func (cmd *verifyCmd) Help() string {
+	return `Checks every directory index, document's metadata, Markdown link
+containment and soft link of each tree, and reports every finding as
+"path:line: CODE message". Exit 0 when all trees are valid, 1 when findings
+were reported, 128 when a directory is not a tree.`
+}
+
+func (cmd *verifyCmd) Run(c *Context) error {
+	rep, err := operations.Verify(c, c.Env, cmd.Trees)
+	if err != nil {
+		return err
+	}
+	if err := c.emit(rep, func() { c.printVerify(rep) }); err != nil {
+		return err
+	}
+	if !rep.OK {
+		return exitStatus(contracts.ExitFailed)
+	}
+	return nil
+}
+
+func (c *Context) printVerify(rep *contracts.VerifyReport) {
+	for _, t := range rep.Trees {
+		for _, f := range t.Findings {
+			fmt.Fprintln(c.Stdout, c.findingLine(t.Root, f))
+		}
+		s := t.Scanned
+		status := "ok"
+		if !t.OK {
+			status = fmt.Sprintf("%d %s", len(t.Findings), plural(len(t.Findings), "finding"))
+		}
+		fmt.Fprintf(c.Stderr, "%s: %d %s in %d %s: %s\n", c.display(t.Root),
+			s.Documents, plural(s.Documents, "document"), s.Directories, plural(s.Directories, "directory"), status)
+	}
+}
+
+// findingLine renders a finding as "path:line: CODE message" with the path
+// as the user can open it from the current directory.
+func (c *Context) findingLine(root string, f contracts.Finding) string {
+	loc := c.display(filepath.Join(root, filepath.FromSlash(f.Path)))
+	if f.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", loc, f.Line)
+	}
+	msg := f.Message
+	if f.Target != "" {
+		msg = fmt.Sprintf("%s: %s", msg, quote(f.Target))
+	}
+	return fmt.Sprintf("%s: %s %s", loc, f.Code, msg)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	if word == "directory" {
+		return "directories"
+	}
+	return word + "s"
+}

@@ -1,0 +1,25 @@
+// Package operations carries out the product's commands: verification,
+// reads, initialization and, later, connections, sync, write sessions and
+// cleanup. The CLI calls these; they call sources, tree and adapters.
+package operations
+
+import (
+	"path/filepath"
+
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+)
+
+// Env is what every operation runs with: the directory the command runs in
+// (the process's working directory, or -C) and host git.
+type Env struct {
+	Dir string
+	Git *git.Git
+}
+
+// Abs resolves a user-supplied path against the command's directory.
+func (e Env) Abs(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(e.Dir, p)
+}

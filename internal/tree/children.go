@@ -1,0 +1,92 @@
+package tree
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+)
+
+// children summarises the immediate children of the content directory rel:
+// non-infrastructure, non-symlink subdirectories (from their NODE.md) and
+// Markdown documents other than rel's own NODE.md, sorted by path.
+func children(root, rel string) ([]contracts.ChildNode, error) {
+	dir := filepath.Join(root, filepath.FromSlash(rel))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeIO, "cannot list %s: %v", rel, unwrapPathError(err))
+	}
+	var kids []contracts.ChildNode
+	for _, e := range entries {
+		child := path.Join(rel, e.Name())
+		typ := e.Type()
+		if ClassOf(child) == contracts.ClassInfrastructure || typ&fs.ModeSymlink != 0 {
+			continue
+		}
+		switch {
+		case typ.IsDir():
+			kids = append(kids, contracts.ChildNode{Path: child, Kind: contracts.KindDirectory, Class: ClassOf(child)})
+		case typ.IsRegular() && IsDocumentName(e.Name()) && e.Name() != NodeFile:
+			kids = append(kids, contracts.ChildNode{Path: child, Kind: contracts.KindDocument, Class: ClassOf(child)})
+		}
+	}
+	slices.SortFunc(kids, func(a, b contracts.ChildNode) int { return strings.Compare(a.Path, b.Path) })
+	summarizeAll(root, kids)
+	if kids == nil {
+		kids = []contracts.ChildNode{}
+	}
+	return kids, nil
+}
+
+// summarizeAll fills in every child's title and description, in parallel.
+func summarizeAll(root string, kids []contracts.ChildNode) {
+	workers := min(runtime.GOMAXPROCS(0), len(kids)/32+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(kids); i += workers {
+				summarize(root, &kids[i])
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func summarize(root string, c *contracts.ChildNode) {
+	docRel := c.Path
+	if c.Kind == contracts.KindDirectory {
+		docRel = path.Join(c.Path, NodeFile)
+	}
+	finding := func(code contracts.FindingCode, msg string) {
+		c.Findings = append(c.Findings, contracts.Finding{Code: code, Path: docRel, Message: msg})
+	}
+	name := filepath.Join(root, filepath.FromSlash(docRel))
+	fi, err := os.Lstat(name)
+	switch {
+	case err != nil && c.Kind == contracts.KindDirectory && os.IsNotExist(err):
+		c.Findings = append(c.Findings, contracts.Finding{Code: contracts.FindingDirectoryNodeMissing, Path: c.Path, Message: "directory has no NODE.md index"})
+		return
+	case err != nil:
+		finding(contracts.FindingDocumentUnreadable, fmt.Sprintf("document cannot be read: %v", unwrapPathError(err)))
+		return
+	case fi.Mode()&fs.ModeSymlink != 0:
+		finding(contracts.FindingSymlinkUnsupported, "symlinks are not supported in tree content; its target was not read")
+		return
+	}
+	data, err := readRegular(name, contracts.MaxDocumentBytes)
+	if err != nil {
+		finding(contracts.FindingDocumentUnreadable, fmt.Sprintf("document cannot be read: %v", unwrapPathError(err)))
+		return
+	}
+	doc := ParseDocument(docRel, data, false)
+	c.Title, c.Description, c.Findings = doc.Meta.Title, doc.Meta.Description, doc.Findings
+}

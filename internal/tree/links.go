@@ -1,0 +1,61 @@
+package tree
+
+import (
+	"bytes"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// Link is a Markdown link, image or reference definition destination.
+type Link struct {
+	Destination string
+	Line        int // 1-based line within the parsed text, 0 when unknown
+}
+
+// LinkExtractor finds link destinations with a CommonMark parser, so links
+// in code spans and code blocks are not links. One extractor must not be
+// used by two goroutines at once.
+type LinkExtractor struct {
+	parser parser.Parser
+}
+
+// NewLinkExtractor returns an extractor with a CommonMark parser.
+func NewLinkExtractor() *LinkExtractor {
+	return &LinkExtractor{parser: goldmark.New().Parser()}
+}
+
+// Extract returns every inline link, image and reference definition in src.
+// Links that use a reference definition are reported once, at the definition.
+func (x *LinkExtractor) Extract(src []byte) []Link {
+	doc := x.parser.Parse(text.NewReader(src))
+	var links []Link
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch v := n.(type) {
+		case *ast.Link:
+			if v.Reference == nil {
+				links = append(links, Link{string(v.Destination), lineAt(src, v.Pos())})
+			}
+		case *ast.Image:
+			if v.Reference == nil {
+				links = append(links, Link{string(v.Destination), lineAt(src, v.Pos())})
+			}
+		case *ast.LinkReferenceDefinition:
+			links = append(links, Link{string(v.Destination), lineAt(src, v.Pos())})
+		}
+		return ast.WalkContinue, nil
+	})
+	return links
+}
+
+func lineAt(src []byte, pos int) int {
+	if pos < 0 || pos > len(src) {
+		return 0
+	}
+	return bytes.Count(src[:pos], []byte("\n")) + 1
+}

@@ -1,0 +1,100 @@
+package tree
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+)
+
+// DefaultTitle derives a root title from a directory name: "team-handbook"
+// becomes "Team handbook".
+func DefaultTitle(dir string) string {
+	base := filepath.Base(dir)
+	t := strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(base))
+	if t == "" || t == "." || t == string(filepath.Separator) {
+		return "Context Tree"
+	}
+	r, n := utf8.DecodeRuneInString(t)
+	return string(unicode.ToUpper(r)) + t[n:]
+}
+
+// RootDocument renders a new root NODE.md (document contract v1) with a
+// starter body that explains the tree's shape to its first readers.
+func RootDocument(title string) ([]byte, error) {
+	if strings.TrimSpace(title) == "" || strings.ContainsAny(title, "\r\n") || !utf8.ValidString(title) {
+		return nil, contracts.Errorf(contracts.CodeUsage, "title must be a non-empty single line of text")
+	}
+	fm, err := yaml.Marshal(contracts.RootFrontmatter{SchemaVersion: contracts.DocumentVersion, Title: title})
+	if err != nil {
+		return nil, fmt.Errorf("render frontmatter: %w", err)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "---\n%s---\n\n# %s\n\n", fm, title)
+	b.WriteString(starterBody)
+	return b.Bytes(), nil
+}
+
+const starterBody = `This is the root of a Context Tree: durable knowledge that people and coding
+agents read and maintain together. Keep decisions, constraints and the
+relationships between domains here, not task logs.
+
+## How this tree is organised
+
+- Every directory is a domain with its own ` + "`NODE.md`" + ` index that lists what
+  it holds.
+- Every document covers one topic and starts with frontmatter: a ` + "`title`" + `,
+  an optional ` + "`description`" + ` and optional ` + "`soft_links`" + ` to related documents.
+- ` + "`members/`" + ` holds each member's personal working memory.
+
+## Domains
+
+None yet. Add a directory with a ` + "`NODE.md`" + ` for each domain and list it here.
+`
+
+// Scaffold creates dir (and missing parents) and writes a new root NODE.md
+// into it. It refuses, writing nothing, when dir already has a NODE.md.
+// It returns the root's real path.
+func Scaffold(dir, title string) (string, error) {
+	doc, err := RootDocument(title)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return "", contracts.Errorf(contracts.CodeRootSymlink, "%s is a symlink; a tree root must be a real directory", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", dir, unwrapPathError(err))
+	}
+	root, err := OpenRoot(dir)
+	if err != nil {
+		return "", err
+	}
+	name := filepath.Join(root, NodeFile)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return "", contracts.Errorf(contracts.CodeTreeExists, "%s already exists; init never overwrites a tree", name).WithDetails(map[string]any{"path": name})
+	}
+	if err != nil {
+		return "", contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", name, unwrapPathError(err))
+	}
+	if _, err := f.Write(doc); err != nil {
+		f.Close()
+		os.Remove(name)
+		return "", contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", name, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(name)
+		return "", contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", name, err)
+	}
+	return root, nil
+}

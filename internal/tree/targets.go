@@ -1,0 +1,82 @@
+package tree
+
+import (
+	"net/url"
+	"path"
+	"strings"
+)
+
+// TargetVerdict classifies a link or soft link target.
+type TargetVerdict int
+
+const (
+	// TargetInside is a local path inside the tree.
+	TargetInside TargetVerdict = iota
+	// TargetEscapes is a local path that leaves the tree.
+	TargetEscapes
+	// TargetExternal is a URL, mailto:, a fragment-only or network-path
+	// reference: not a path in the tree at all.
+	TargetExternal
+)
+
+// ResolveTarget normalizes a link target written in the document at docDir
+// (tree-relative directory, "." for the root). A target starting with "/" is
+// tree-root-relative; with fromRoot every target is (soft_links). It strips
+// "#fragment" and "?query", percent-decodes, treats backslashes as
+// separators and cleans the path. Drive letters and leading backslashes
+// count as escapes. The returned path is tree-relative ("." is the root).
+func ResolveTarget(docDir, target string, fromRoot bool) (string, TargetVerdict) {
+	t := strings.TrimSpace(target)
+	if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "?") {
+		return "", TargetExternal
+	}
+	if hasDriveLetter(t) || strings.HasPrefix(t, `\`) {
+		return "", TargetEscapes
+	}
+	if hasScheme(t) || strings.HasPrefix(t, "//") {
+		return "", TargetExternal
+	}
+	if i := strings.IndexAny(t, "?#"); i >= 0 {
+		t = t[:i]
+	}
+	if dec, err := url.PathUnescape(t); err == nil {
+		t = dec
+	}
+	if hasDriveLetter(t) || strings.HasPrefix(t, `\`) {
+		return "", TargetEscapes
+	}
+	t = strings.ReplaceAll(t, `\`, "/")
+	rooted := strings.HasPrefix(t, "/")
+	t = strings.TrimLeft(t, "/")
+	if !rooted && !fromRoot {
+		t = path.Join(docDir, t)
+	}
+	p := path.Clean("./" + t)
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return p, TargetEscapes
+	}
+	return p, TargetInside
+}
+
+// hasScheme reports a URL scheme of two or more characters ("https:",
+// "mailto:"); a single letter is a drive letter, not a scheme.
+func hasScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ':':
+			return i >= 2
+		case isAlpha(c):
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func hasDriveLetter(s string) bool {
+	return len(s) >= 2 && isAlpha(s[0]) && s[1] == ':' && (len(s) == 2 || s[2] == '/' || s[2] == '\\')
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

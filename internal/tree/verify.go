@@ -1,0 +1,156 @@
+package tree
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"runtime"
+	"slices"
+	"sync"
+	"syscall"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+)
+
+// Report is the verification of one tree.
+type Report struct {
+	Findings []contracts.Finding
+	Scanned  contracts.Scanned
+}
+
+// OK reports whether the tree has no findings.
+func (r *Report) OK() bool { return len(r.Findings) == 0 }
+
+// Verify checks every directory index, document, link and soft link of the
+// tree at root (S16), reporting every finding rather than stopping at the
+// first. root must come from OpenRoot. Documents are read and parsed on all
+// cores while the directory walk goes on.
+func Verify(root string) *Report {
+	jobs := make(chan docJob, 256)
+	w := &walker{root: root, jobs: jobs, docs: map[string]bool{}, dirNodes: map[string]bool{}}
+
+	workers := runtime.GOMAXPROCS(0)
+	results := make([][]docResult, workers)
+	var wg sync.WaitGroup
+	for i := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := NewLinkExtractor()
+			for j := range jobs {
+				results[i] = append(results[i], checkDocument(x, j))
+			}
+		}()
+	}
+	w.walkDir(".")
+	close(jobs)
+	wg.Wait()
+
+	findings := w.findings
+	for _, rs := range results {
+		for _, r := range rs {
+			findings = append(findings, r.findings...)
+			for _, sl := range r.softLinks {
+				if f, bad := w.checkSoftLink(r.rel, sl); bad {
+					findings = append(findings, f)
+				}
+			}
+		}
+	}
+	return &Report{Findings: sortFindings(findings), Scanned: w.scanned}
+}
+
+type docResult struct {
+	rel       string
+	findings  []contracts.Finding
+	softLinks []SoftLink
+}
+
+// checkDocument reads, parses and checks one document and its Markdown links.
+func checkDocument(x *LinkExtractor, j docJob) docResult {
+	res := docResult{rel: j.rel}
+	if j.size > contracts.MaxDocumentBytes {
+		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingDocumentUnreadable, Path: j.rel,
+			Message: fmt.Sprintf("document is %d bytes; documents over %d bytes are not parsed", j.size, contracts.MaxDocumentBytes)})
+		return res
+	}
+	data, err := readRegular(j.abs, contracts.MaxDocumentBytes)
+	if err != nil {
+		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingDocumentUnreadable, Path: j.rel,
+			Message: fmt.Sprintf("document cannot be read: %v", unwrapPathError(err))})
+		return res
+	}
+	doc := ParseDocument(j.rel, data, j.root)
+	res.findings = doc.Findings
+	res.softLinks = doc.Meta.SoftLinks
+	if doc.Body == nil {
+		return res // unparseable header: where the body starts is unknown
+	}
+	dir := path.Dir(j.rel)
+	for _, l := range x.Extract(doc.Body) {
+		if _, v := ResolveTarget(dir, l.Destination, false); v == TargetEscapes {
+			res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingMarkdownLinkPathEscape, Path: j.rel,
+				Line: doc.BodyLine - 1 + l.Line, Target: l.Destination, Message: "Markdown link leaves the tree"})
+		}
+	}
+	return res
+}
+
+// checkSoftLink resolves one soft link against the walked index.
+func (w *walker) checkSoftLink(rel string, sl SoftLink) (contracts.Finding, bool) {
+	f := contracts.Finding{Path: rel, Line: sl.Line, Target: sl.Value}
+	p, v := ResolveTarget(".", sl.Value, true)
+	switch {
+	case v == TargetEscapes:
+		f.Code, f.Message = contracts.FindingSoftLinkPathEscape, "soft link leaves the tree"
+	case v == TargetExternal:
+		f.Code, f.Message = contracts.FindingSoftLinkBroken, "soft link is not a path in the tree"
+	case w.docs[p] || w.dirNodes[p]:
+		return f, false
+	default:
+		f.Code, f.Message = contracts.FindingSoftLinkBroken, fmt.Sprintf("soft link target %s is not a document or indexed directory of the tree", p)
+	}
+	return f, true
+}
+
+// readRegular reads a regular file without following a final symlink and
+// with a size cap, so a file swapped for a symlink or FIFO mid-walk cannot
+// redirect or block the read.
+func readRegular(name string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes", limit)
+	}
+	return data, nil
+}
+
+// sortFindings orders findings by path, line, code and target, dropping
+// exact duplicates.
+func sortFindings(fs []contracts.Finding) []contracts.Finding {
+	slices.SortFunc(fs, func(a, b contracts.Finding) int {
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Code, b.Code), cmp.Compare(a.Target, b.Target), cmp.Compare(a.Message, b.Message))
+	})
+	fs = slices.Compact(fs)
+	if fs == nil {
+		fs = []contracts.Finding{}
+	}
+	return fs
+}
