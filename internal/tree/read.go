@@ -2,8 +2,8 @@ package tree
 
 import (
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
