@@ -30,10 +30,18 @@ const (
 	CodeReadNotMarkdown    ErrorCode = "READ_NOT_MARKDOWN"
 	CodeReadNotRegular     ErrorCode = "READ_NOT_REGULAR"
 	CodeReadTooLarge       ErrorCode = "READ_TOO_LARGE"
+
+	// Project configuration, connections and selectors.
+	CodeConfigInvalid     ErrorCode = "CONFIG_INVALID"
+	CodeSourceInvalid     ErrorCode = "SOURCE_INVALID"
+	CodeSelectorAmbiguous ErrorCode = "SELECTOR_AMBIGUOUS"
+	CodeSelectorNotFound  ErrorCode = "SELECTOR_NOT_FOUND"
+	CodeLockHeld          ErrorCode = "LOCK_HELD"
+	CodeNotSynced         ErrorCode = "NOT_SYNCED"
 )
 
-// exitRefused is the exit code of a refusal: a precondition does not hold and
-// nothing was changed.
+// Exit codes (DESIGN §3). A refusal (ExitRefused) means a precondition does
+// not hold and nothing was changed.
 const (
 	ExitOK      = 0
 	ExitFailed  = 1
@@ -44,7 +52,9 @@ const (
 )
 
 var refusals = map[ErrorCode]bool{
-	CodeTreeExists: true,
+	CodeTreeExists:        true,
+	CodeSelectorAmbiguous: true,
+	CodeLockHeld:          true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

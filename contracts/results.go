@@ -25,6 +25,15 @@ type VerifyReport struct {
 	SchemaVersion int          `json:"schemaVersion"`
 	OK            bool         `json:"ok"`
 	Trees         []TreeReport `json:"trees"`
+	// Skipped lists declared trees that could not be verified here, such as
+	// git sources without a local snapshot, with the reason.
+	Skipped []SkippedTree `json:"skipped,omitempty"`
+}
+
+// SkippedTree is a declared tree verification did not check.
+type SkippedTree struct {
+	Selector string `json:"selector"`
+	Error    *Error `json:"error"`
 }
 
 // TreeReport is the verification of one tree.

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -31,9 +32,15 @@ type Globals struct {
 type commands struct {
 	Globals
 
-	Init    initCmd    `cmd:"" help:"Create a new tree root (NODE.md) in a directory."`
-	Verify  verifyCmd  `cmd:"" help:"Verify trees: indexes, metadata, links and soft links."`
-	Read    readCmd    `cmd:"" help:"Read one node with its metadata and immediate children."`
+	Init   initCmd   `cmd:"" help:"Create a new tree root (NODE.md) in a directory."`
+	Verify verifyCmd `cmd:"" help:"Verify trees: indexes, metadata, links and soft links."`
+	Read   readCmd   `cmd:"" help:"Read one node with its metadata and immediate children."`
+
+	Connect    connectCmd    `cmd:"" group:"project" help:"Declare a tree (directory or GitHub repository) in .context-tree.json."`
+	Disconnect disconnectCmd `cmd:"" group:"project" help:"Remove a tree's declaration (and nothing else)."`
+	List       listCmd       `cmd:"" group:"project" help:"List declared trees with their selectors."`
+	Resolve    resolveCmd    `cmd:"" group:"project" help:"Resolve declared trees to directories, repositories and commits."`
+
 	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
 	Version versionCmd `cmd:"" help:"Print version and build information."`
 }
@@ -124,8 +131,28 @@ func newContext(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr 
 			return c, contracts.Errorf(contracts.CodeUsage, "cannot change to %s: not a directory", g.Dir)
 		}
 	}
-	c.Env = operations.Env{Dir: filepath.Clean(dir), Git: git.New()}
+	wait, err := lockWait()
+	if err != nil {
+		return c, err
+	}
+	c.Env = operations.Env{Dir: filepath.Clean(dir), Git: git.New(), LockWait: wait}
 	return c, nil
+}
+
+// lockWaitVar overrides how long commands wait for a lock held by a live
+// process (a Go duration; 0 fails at once).
+const lockWaitVar = "CONTEXT_TREE_LOCK_WAIT"
+
+func lockWait() (time.Duration, error) {
+	v := os.Getenv(lockWaitVar)
+	if v == "" {
+		return 10 * time.Second, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, contracts.Errorf(contracts.CodeUsage, "%s=%q is not a duration such as 10s", lockWaitVar, v)
+	}
+	return d, nil
 }
 
 // exitStatus is a non-zero exit after the command printed its full report.
@@ -158,6 +185,12 @@ func (c *Context) finish(err error) int {
 		prefix = "error"
 	} else if code == contracts.ExitUsage {
 		prefix = "usage"
+	}
+	if findings, ok := ce.Details["findings"].([]contracts.Finding); ok && !c.JSON {
+		root, _ := ce.Details["root"].(string)
+		for _, f := range findings {
+			fmt.Fprintln(c.Stderr, c.findingLine(root, f))
+		}
 	}
 	fmt.Fprintf(c.Stderr, "%s: %s\n", prefix, ce.Message)
 	return code

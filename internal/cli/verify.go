@@ -9,14 +9,15 @@ import (
 )
 
 type verifyCmd struct {
-	Trees []string `arg:"" optional:"" name:"dir" help:"Tree root directories (default: the tree at or above the current directory)."`
+	Trees []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: every declared source, else the tree at or above the current directory)."`
 }
 
 func (cmd *verifyCmd) Help() string {
 	return `Checks every directory index, document's metadata, Markdown link
 containment and soft link of each tree, and reports every finding as
-"path:line: CODE message". Exit 0 when all trees are valid, 1 when findings
-were reported, 128 when a directory is not a tree.`
+"path:line: CODE message" (paths relative to the current directory). Exit 0
+when all trees are valid, 1 when findings were reported, 128 when a named
+directory is not a tree.`
 }
 
 func (cmd *verifyCmd) Run(c *Context) error {
@@ -34,6 +35,9 @@ func (cmd *verifyCmd) Run(c *Context) error {
 }
 
 func (c *Context) printVerify(rep *contracts.VerifyReport) {
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(c.Stderr, "skipped %s: %s\n", quote(s.Selector), s.Error.Message)
+	}
 	for _, t := range rep.Trees {
 		for _, f := range t.Findings {
 			fmt.Fprintln(c.Stdout, c.findingLine(t.Root, f))

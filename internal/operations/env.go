@@ -5,6 +5,7 @@ package operations
 
 import (
 	"path/filepath"
+	"time"
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 )
@@ -14,6 +15,9 @@ import (
 type Env struct {
 	Dir string
 	Git *git.Git
+	// LockWait is how long to wait for a lock held by a live process
+	// before failing with LOCK_HELD.
+	LockWait time.Duration
 }
 
 // Abs resolves a user-supplied path against the command's directory.

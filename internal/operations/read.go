@@ -8,32 +8,37 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
-// Read reads one node of the tree treeDir (or the tree found from the
-// command's directory) with its immediate children. When the tree lies in a
-// git checkout the result names the commit and whether the tree has
-// uncommitted changes, so a reader can say what it read.
-func Read(ctx context.Context, env Env, node, treeDir string) (*contracts.ReadResult, error) {
-	var dirs []string
-	if treeDir != "" {
-		dirs = []string{treeDir}
-	}
-	roots, err := treeRoots(ctx, env, dirs)
+// Read reads one node of a tree with its immediate children. The tree is
+// treeArg (a selector or a directory), or the default tree. Reads allow
+// working changes (S7); when the tree lies in a git checkout the result
+// names the commit and whether the tree has uncommitted changes, so a
+// reader can say what it read.
+func Read(ctx context.Context, env Env, node, treeArg string) (*contracts.ReadResult, error) {
+	_, conns, err := openProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	root := roots[0]
-	nr, err := tree.Read(root, node)
+	var t treeTarget
+	if treeArg != "" {
+		t, err = targetFor(env, conns, treeArg)
+	} else {
+		t, err = defaultTarget(ctx, env, conns)
+	}
 	if err != nil {
 		return nil, err
 	}
-	ref := contracts.TreeRef{Root: root}
-	co, err := sources.DescribeCheckout(ctx, env.Git, root)
+	nr, err := tree.Read(t.Root, node)
 	if err != nil {
 		return nil, err
 	}
-	if co.Root != "" {
-		dirty := co.Dirty
-		ref.Head, ref.Dirty = co.Head, &dirty
+	ref := contracts.TreeRef{Root: t.Root, Selector: t.selector()}
+	res, err := sources.ResolveDirectory(ctx, env.Git, t.Root)
+	if err != nil {
+		return nil, err
+	}
+	if res.InGit() {
+		dirty := res.Dirty
+		ref.Head, ref.Dirty = res.Head, &dirty
 	}
 	return &contracts.ReadResult{SchemaVersion: contracts.CLIVersion, Tree: ref, Node: nr.Node, Children: nr.Children}, nil
 }

@@ -2,61 +2,87 @@ package operations
 
 import (
 	"context"
+	"errors"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
-// Verify verifies each tree directory given, or the tree found from the
-// command's directory when none is. A directory that is not a tree root is
-// an error for the whole request; findings are data.
-func Verify(ctx context.Context, env Env, dirs []string) (*contracts.VerifyReport, error) {
-	roots, err := treeRoots(ctx, env, dirs)
+// Verify verifies the trees named by args (selectors or directories). With
+// no args it verifies every declared source, or, in a project that declares
+// none, the tree at or above the command's directory. A named directory
+// that is not a tree fails the request; a declared tree's problems are
+// findings.
+func Verify(ctx context.Context, env Env, args []string) (*contracts.VerifyReport, error) {
+	_, conns, err := openProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
 	rep := &contracts.VerifyReport{SchemaVersion: contracts.CLIVersion, OK: true, Trees: []contracts.TreeReport{}}
-	for _, root := range roots {
-		r := tree.Verify(root)
-		rep.Trees = append(rep.Trees, contracts.TreeReport{Root: root, OK: r.OK(), Findings: r.Findings, Scanned: r.Scanned})
+	seen := map[string]bool{}
+	add := func(t treeTarget, err error) error {
+		if err != nil {
+			return addDeclaredFailure(rep, t, err)
+		}
+		if seen[t.Root] {
+			return nil
+		}
+		seen[t.Root] = true
+		r := tree.Verify(t.Root)
+		rep.Trees = append(rep.Trees, contracts.TreeReport{Root: t.Root, Selector: t.selector(), OK: r.OK(), Findings: r.Findings, Scanned: r.Scanned})
 		rep.OK = rep.OK && r.OK()
+		return nil
 	}
-	return rep, nil
-}
-
-// treeRoots turns tree arguments into real root paths, in order, once each.
-func treeRoots(ctx context.Context, env Env, dirs []string) ([]string, error) {
-	if len(dirs) == 0 {
+	switch {
+	case len(args) > 0:
+		for _, a := range args {
+			t, err := targetFor(env, conns, a)
+			if err != nil && t.Conn == nil {
+				return nil, err
+			}
+			if err := add(t, err); err != nil {
+				return nil, err
+			}
+		}
+	case len(conns) > 0:
+		for _, c := range conns {
+			if err := add(connTarget(c)); err != nil {
+				return nil, err
+			}
+		}
+	default:
 		root, err := sources.FindTreeRoot(ctx, env.Git, env.Dir)
 		if err != nil {
 			return nil, err
 		}
-		return []string{root}, nil
+		_ = add(treeTarget{Root: root}, nil)
 	}
-	seen := map[string]bool{}
-	var roots []string
-	for _, d := range dirs {
-		root, err := openTree(env.Abs(d), d)
-		if err != nil {
-			return nil, err
-		}
-		if !seen[root] {
-			seen[root] = true
-			roots = append(roots, root)
-		}
-	}
-	return roots, nil
+	return rep, nil
 }
 
-// openTree opens a directory the user named as a tree root.
-func openTree(abs, name string) (string, error) {
-	root, err := tree.OpenRoot(abs)
-	if err != nil {
-		return "", err
+// addDeclaredFailure records a declared tree that cannot be verified: a
+// missing or symlinked root is a finding, a git source without a snapshot is
+// skipped with its reason; anything else fails the request.
+func addDeclaredFailure(rep *contracts.VerifyReport, t treeTarget, err error) error {
+	var ce *contracts.Error
+	if !errors.As(err, &ce) {
+		return err
 	}
-	if !tree.IsTreeRoot(root) {
-		return "", contracts.Errorf(contracts.CodeNotATree, "%s is not a tree: it has no NODE.md", name).WithDetails(map[string]any{"path": root})
+	var code contracts.FindingCode
+	switch ce.Code {
+	case contracts.CodeNotSynced:
+		rep.Skipped = append(rep.Skipped, contracts.SkippedTree{Selector: t.selector(), Error: ce})
+		return nil
+	case contracts.CodeTreeNotFound, contracts.CodeNotATree:
+		code = contracts.FindingRootMissing
+	case contracts.CodeRootSymlink:
+		code = contracts.FindingSymlinkUnsupported
+	default:
+		return err
 	}
-	return root, nil
+	rep.OK = false
+	rep.Trees = append(rep.Trees, contracts.TreeReport{Root: t.Root, Selector: t.selector(),
+		Findings: []contracts.Finding{{Code: code, Path: ".", Message: "declared tree root: " + ce.Message}}})
+	return nil
 }

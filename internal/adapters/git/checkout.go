@@ -39,3 +39,16 @@ func (g *Git) Dirty(ctx context.Context, scope Scope, dir, pathspec string) (boo
 	}
 	return len(out) > 0, nil
 }
+
+// Branch returns the branch HEAD is on, or detached true when HEAD is
+// detached.
+func (g *Git) Branch(ctx context.Context, scope Scope, dir string) (branch string, detached bool, err error) {
+	out, err := g.Run(ctx, scope, dir, "symbolic-ref", "-q", "HEAD")
+	if err != nil {
+		if ExitCode(err) == 1 {
+			return "", true, nil
+		}
+		return "", false, err
+	}
+	return strings.TrimPrefix(strings.TrimSuffix(string(out), "\n"), "refs/heads/"), false, nil
+}

@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+)
+
+type connectCmd struct {
+	Target       string `arg:"" name:"dir|owner/repo" help:"A tree directory, or a GitHub repository identity (with --ref)."`
+	Ref          string `name:"ref" placeholder:"<branch>" help:"Branch of a git source (required for owner/repo)."`
+	Path         string `name:"path" placeholder:"<subtree>" help:"Subtree of a git source holding the tree (default: .)."`
+	AllowInvalid bool   `name:"allow-invalid" help:"Declare a directory even if its tree does not verify."`
+}
+
+func (cmd *connectCmd) Help() string {
+	return `Declares a tree in the project's .context-tree.json, creating the file at the
+project root if needed. A directory must be a tree root that verifies (unless
+--allow-invalid); inside the project it is stored relative to the project
+root. A git source is an identity owner/repo with an explicit --ref branch,
+never a URL. Connecting a declared source changes nothing ("changed": false).
+
+Examples:
+  git context-tree connect docs/context
+  git context-tree connect acme/handbook --ref main --path teams/platform`
+}
+
+func (cmd *connectCmd) Run(c *Context) error {
+	res, err := operations.Connect(c, c.Env, operations.ConnectRequest{
+		Target: cmd.Target, Ref: cmd.Ref, Path: cmd.Path, AllowInvalid: cmd.AllowInvalid,
+	})
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() { c.printChange(res, "connected", "already connected") })
+}
+
+func (c *Context) printChange(res *contracts.ConnectionChange, done, unchanged string) {
+	status := done
+	if !res.Changed {
+		status = unchanged
+	}
+	fmt.Fprintf(c.Stdout, "%s %s (%s)\n", status, quote(res.Connection.Exact), quote(res.Connection.Selector))
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+)
+
+type resolveCmd struct {
+	Selector string `arg:"" optional:"" name:"selector" help:"A declared source (default: all)."`
+}
+
+func (cmd *resolveCmd) Help() string {
+	return `Resolves declared sources without touching the network: the real content
+root and, when it lies in a git checkout, the repository root, the
+repository-relative subtree, the branch (or detached), HEAD and whether the
+subtree has uncommitted changes. Exit 1 when a source could not be resolved.`
+}
+
+func (cmd *resolveCmd) Run(c *Context) error {
+	res, err := operations.Resolve(c, c.Env, cmd.Selector)
+	if err != nil {
+		return err
+	}
+	ok := true
+	for _, r := range res.Resolutions {
+		ok = ok && r.OK
+	}
+	if err := c.emit(res, func() { c.printResolve(res) }); err != nil {
+		return err
+	}
+	if !ok {
+		return exitStatus(contracts.ExitFailed)
+	}
+	return nil
+}
+
+func (c *Context) printResolve(res *contracts.ResolveResult) {
+	for _, r := range res.Resolutions {
+		if !r.OK {
+			fmt.Fprintf(c.Stdout, "%s\terror %s: %s\n", quote(r.Connection.Exact), r.Error.Code, r.Error.Message)
+			continue
+		}
+		line := fmt.Sprintf("%s\t%s", quote(r.Connection.Exact), quote(r.ContentRoot))
+		if r.RepositoryRoot != "" {
+			branch := r.Branch
+			if r.Detached {
+				branch = "(detached)"
+			}
+			state := "clean"
+			if *r.Dirty {
+				state = "dirty"
+			}
+			head := r.Head
+			if head == "" {
+				head = "(no commits)"
+			}
+			line += fmt.Sprintf("\trepo=%s subtree=%s branch=%s head=%s %s", quote(r.RepositoryRoot), quote(r.Subtree), quote(branch), head, state)
+		}
+		fmt.Fprintln(c.Stdout, line)
+	}
+}

@@ -1,0 +1,110 @@
+package operations
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
+)
+
+// ConnectRequest is what `connect` was asked to declare: a directory, or a
+// GitHub repository identity when Ref is set.
+type ConnectRequest struct {
+	Target       string
+	Ref          string
+	Path         string
+	AllowInvalid bool
+}
+
+// Connect declares a source in the project configuration (S5), creating
+// the file at the project root if needed. Declaring a source that is
+// already declared changes nothing and reports Changed false.
+func Connect(ctx context.Context, env Env, req ConnectRequest) (*contracts.ConnectionChange, error) {
+	p, _, err := openProject(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	var src contracts.Source
+	if req.Ref != "" {
+		src, err = gitSource(req)
+	} else {
+		src, err = directorySource(p, env, req)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return declare(p, env, src)
+}
+
+// declare adds src to the configuration unless its identity is declared.
+func declare(p *sources.Project, env Env, src contracts.Source) (*contracts.ConnectionChange, error) {
+	want := sources.NewConnection(p.Root, src)
+	declared := want
+	changed, err := p.UpdateConfig(env.LockWait, func(cfg *contracts.Config) (bool, error) {
+		for _, s := range cfg.Trees {
+			if c := sources.NewConnection(p.Root, s); c.Identity == want.Identity {
+				declared = c
+				return false, nil
+			}
+		}
+		cfg.Trees = append(cfg.Trees, src)
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &contracts.ConnectionChange{SchemaVersion: contracts.CLIVersion, Changed: changed, Project: p.Ref(), Connection: declared.Ref()}, nil
+}
+
+func gitSource(req ConnectRequest) (contracts.Source, error) {
+	src := contracts.Source{Kind: contracts.SourceGit, Repository: strings.ToLower(req.Target), Path: req.Path, Ref: req.Ref}
+	if src.Path == "" {
+		src.Path = "."
+	}
+	for _, check := range []struct{ what, why string }{
+		{"repository " + req.Target, sources.CheckRepository(req.Target)},
+		{"--path " + req.Path, sources.CheckSubtree(src.Path)},
+		{"--ref " + req.Ref, sources.CheckBranch(req.Ref)},
+	} {
+		if check.why != "" {
+			return src, contracts.Errorf(contracts.CodeSourceInvalid, "invalid %s: %s", check.what, check.why)
+		}
+	}
+	return src, nil
+}
+
+// directorySource checks that the directory is a tree root that verifies
+// (unless allowed otherwise) and stores it relative to the project root
+// when it lies inside.
+func directorySource(p *sources.Project, env Env, req ConnectRequest) (contracts.Source, error) {
+	if req.Path != "" {
+		return contracts.Source{}, contracts.Errorf(contracts.CodeUsage, "--path selects a subtree of a git source; it needs --ref")
+	}
+	abs := env.Abs(req.Target)
+	root, err := tree.OpenRoot(abs)
+	if err != nil {
+		if sources.CheckRepository(req.Target) == "" {
+			err = fmt.Errorf("%w (to connect the GitHub repository %s, give --ref <branch>)", err, req.Target)
+		}
+		return contracts.Source{}, err
+	}
+	if !tree.IsTreeRoot(root) {
+		return contracts.Source{}, contracts.Errorf(contracts.CodeNotATree, "%s is not a tree: it has no NODE.md (create one with `git context-tree init %s`)", req.Target, req.Target)
+	}
+	if !req.AllowInvalid {
+		if rep := tree.Verify(root); !rep.OK() {
+			return contracts.Source{}, contracts.Errorf(contracts.CodeTreeInvalid,
+				"%s does not verify (%d findings); fix it or pass --allow-invalid", req.Target, len(rep.Findings)).
+				WithDetails(map[string]any{"root": root, "findings": rep.Findings})
+		}
+	}
+	path := root
+	if rel, err := filepath.Rel(p.Root, root); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		path = filepath.ToSlash(rel)
+	}
+	return contracts.Source{Kind: contracts.SourceDirectory, Path: path}, nil
+}

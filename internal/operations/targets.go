@@ -1,0 +1,115 @@
+package operations
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
+)
+
+// treeTarget is a tree a command operates on: its root and, when it was
+// chosen through the project configuration, its connection.
+type treeTarget struct {
+	Root string
+	Conn *sources.Connection
+}
+
+// selector is the exact selector of a declared tree, "" otherwise.
+func (t treeTarget) selector() string {
+	if t.Conn == nil {
+		return ""
+	}
+	return t.Conn.Exact
+}
+
+// targetFor turns one argument into a tree: a declared source's selector
+// first, else a tree directory.
+func targetFor(env Env, conns []sources.Connection, arg string) (treeTarget, error) {
+	if len(conns) > 0 {
+		c, err := sources.Select(conns, arg, env.Dir)
+		if err == nil {
+			return connTarget(c)
+		}
+		var ce *contracts.Error
+		if !errors.As(err, &ce) || ce.Code != contracts.CodeSelectorNotFound {
+			return treeTarget{}, err
+		}
+	}
+	root, err := openTree(env.Abs(arg), arg)
+	if err != nil {
+		var ce *contracts.Error
+		if len(conns) > 0 && errors.As(err, &ce) && ce.Code == contracts.CodeTreeNotFound {
+			return treeTarget{}, contracts.Errorf(contracts.CodeSelectorNotFound,
+				"%q is neither a declared source (see `git context-tree list`) nor a directory", arg).WithDetails(map[string]any{"selector": arg})
+		}
+		return treeTarget{}, err
+	}
+	return treeTarget{Root: root}, nil
+}
+
+// connTarget opens a declared source's tree.
+func connTarget(c sources.Connection) (treeTarget, error) {
+	if c.Source.Kind == contracts.SourceGit {
+		return treeTarget{Conn: &c}, notSynced(c)
+	}
+	root, err := tree.OpenRoot(c.Dir)
+	if err != nil {
+		return treeTarget{Root: c.Dir, Conn: &c}, err
+	}
+	return treeTarget{Root: root, Conn: &c}, nil
+}
+
+func notSynced(c sources.Connection) error {
+	return contracts.Errorf(contracts.CodeNotSynced,
+		"%s has no local snapshot: git sources are read from snapshots made by `git context-tree sync`, which this version does not provide yet", c.Exact).
+		WithDetails(map[string]any{"selector": c.Exact})
+}
+
+// defaultTarget is the tree a command works on when none is named: the only
+// declared source, else the declared directory source containing the
+// command's directory, else the tree found at or above it.
+func defaultTarget(ctx context.Context, env Env, conns []sources.Connection) (treeTarget, error) {
+	if len(conns) == 1 {
+		return connTarget(conns[0])
+	}
+	for _, c := range conns {
+		if c.Source.Kind == contracts.SourceDirectory && within(env.Dir, c.Dir) {
+			return connTarget(c)
+		}
+	}
+	root, err := sources.FindTreeRoot(ctx, env.Git, env.Dir)
+	if err != nil && len(conns) > 1 {
+		exact := make([]string, len(conns))
+		for i, c := range conns {
+			exact[i] = c.Exact
+		}
+		return treeTarget{}, contracts.Errorf(contracts.CodeSelectorAmbiguous, "%d trees are declared; choose one with --tree", len(conns)).
+			WithDetails(map[string]any{"matches": exact})
+	}
+	return treeTarget{Root: root}, err
+}
+
+// within reports whether dir is root or below it (both real paths).
+func within(dir, root string) bool {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// openTree opens a directory the user named as a tree root.
+func openTree(abs, name string) (string, error) {
+	root, err := tree.OpenRoot(abs)
+	if err != nil {
+		return "", err
+	}
+	if !tree.IsTreeRoot(root) {
+		return "", contracts.Errorf(contracts.CodeNotATree, "%s is not a tree: it has no NODE.md", name).WithDetails(map[string]any{"path": root})
+	}
+	return root, nil
+}

@@ -1,0 +1,100 @@
+package sources
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+)
+
+// Connection is a declared source with its logical identity (S6) and its
+// generated selectors. The identity is independent of any revision.
+type Connection struct {
+	Index    int // position in the configuration's trees
+	Source   contracts.Source
+	Identity string
+	Short    string
+	Exact    string
+	// Dir is a directory source's absolute real path (lexical when the
+	// directory does not exist).
+	Dir string
+}
+
+// Ref is the connection as results report it.
+func (c Connection) Ref() contracts.ConnectionRef {
+	return contracts.ConnectionRef{Selector: c.Short, Exact: c.Exact, Source: c.Source}
+}
+
+// Connections derives every declared source's identity and selectors,
+// rejecting duplicate identities (S5).
+func (p *Project) Connections() ([]Connection, error) {
+	var conns []Connection
+	seen := map[string]int{}
+	for i, src := range p.Sources() {
+		c := NewConnection(p.Root, src)
+		c.Index = i
+		if j, dup := seen[c.Identity]; dup {
+			return nil, configError(p.ConfigFile, fmt.Sprintf("/trees/%d", i), fmt.Sprintf("declares the same source as /trees/%d (%s)", j, c.Exact))
+		}
+		seen[c.Identity] = i
+		conns = append(conns, c)
+	}
+	return conns, nil
+}
+
+// NewConnection derives a source's identity and selectors. projectRoot
+// anchors relative directory paths.
+func NewConnection(projectRoot string, src contracts.Source) Connection {
+	c := Connection{Source: src}
+	if src.Kind == contracts.SourceDirectory {
+		dir := src.Path
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(projectRoot, filepath.FromSlash(dir))
+		}
+		c.Dir = realPath(dir)
+		c.Identity = "directory:" + c.Dir
+		c.Short = filepath.Base(c.Dir)
+		c.Exact = c.Dir
+		return c
+	}
+	repo := strings.ToLower(src.Repository)
+	c.Identity = "git:" + repo + "\x00" + src.Path + "\x00" + src.Ref
+	_, name, _ := strings.Cut(repo, "/")
+	c.Short = name
+	c.Exact = GitSelector(repo, src.Ref, src.Path)
+	return c
+}
+
+// GitSelector is a git source's exact selector:
+// https://github.com/<owner>/<repo>/tree/<branch>[/<segment>...], the branch
+// and each subtree segment URL-encoded on their own; no suffix for ".".
+func GitSelector(repository, branch, subtree string) string {
+	var b strings.Builder
+	b.WriteString("https://github.com/")
+	b.WriteString(strings.ToLower(repository))
+	b.WriteString("/tree/")
+	b.WriteString(url.PathEscape(branch))
+	if subtree != "." {
+		for _, seg := range strings.Split(subtree, "/") {
+			b.WriteByte('/')
+			b.WriteString(url.PathEscape(seg))
+		}
+	}
+	return b.String()
+}
+
+// realPath resolves symlinks in p as far as the path exists, keeping the
+// missing remainder as written.
+func realPath(p string) string {
+	p = filepath.Clean(p)
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	parent := filepath.Dir(p)
+	if parent == p {
+		return p
+	}
+	return filepath.Join(realPath(parent), filepath.Base(p))
+}

@@ -1,0 +1,66 @@
+package sources
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
+)
+
+// DirectoryResolution is directory resolution (S7): the real content root
+// and, when it lies in a git checkout, the repository's view of it.
+type DirectoryResolution struct {
+	ContentRoot    string
+	RepositoryRoot string // "" outside git
+	Subtree        string // repository-relative, "/"-separated, "." for the root
+	Branch         string // "" when detached or outside git
+	Detached       bool
+	Head           string // "" on an unborn branch
+	Dirty          bool   // tracked changes or untracked non-ignored files under the root
+}
+
+// InGit reports whether the content root lies in a git checkout.
+func (r *DirectoryResolution) InGit() bool { return r.RepositoryRoot != "" }
+
+// ResolveDirectory resolves a directory source. No repository is required,
+// and working changes are reported, not refused. The directory itself must
+// exist and must not be a symlink. Git runs isolated from inherited
+// repository variables: the directory may belong to any repository.
+func ResolveDirectory(ctx context.Context, g *git.Git, dir string) (*DirectoryResolution, error) {
+	root, err := tree.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &DirectoryResolution{ContentRoot: root}
+	top, err := g.Toplevel(ctx, git.Isolated, root)
+	if err != nil || top == "" {
+		return r, gitError(err)
+	}
+	if real, err := filepath.EvalSymlinks(top); err == nil {
+		top = real
+	}
+	sub, err := filepath.Rel(top, root)
+	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeInternal, "%s is not below its checkout %s", root, top)
+	}
+	r.RepositoryRoot, r.Subtree = top, filepath.ToSlash(sub)
+	if r.Branch, r.Detached, err = g.Branch(ctx, git.Isolated, root); err != nil {
+		return nil, gitError(err)
+	}
+	if r.Head, err = g.Head(ctx, git.Isolated, root); err != nil {
+		return nil, gitError(err)
+	}
+	if r.Dirty, err = g.Dirty(ctx, git.Isolated, root, "."); err != nil {
+		return nil, gitError(err)
+	}
+	return r, nil
+}
+
+func gitError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return contracts.Errorf(contracts.CodeGit, "%v", err)
+}
