@@ -27,49 +27,57 @@ type Lock struct {
 // inspecting it.
 func Acquire(path, purpose string, wait time.Duration) (*Lock, error) {
 	deadline := time.Now().Add(wait)
-	delay := 5 * time.Millisecond
-	for {
-		l, owner, err := tryAcquire(path, purpose)
+	delay := time.Millisecond
+	for reclaims := 0; ; {
+		l, owner, reclaimed, err := tryAcquire(path, purpose)
 		if l != nil || err != nil {
 			return l, err
+		}
+		if reclaimed && reclaims < 100 {
+			reclaims++
+			continue
 		}
 		if !time.Now().Before(deadline) {
 			return nil, contracts.Errorf(contracts.CodeLockHeld, "%s is held by running process %d; try again when it has finished", path, owner).
 				WithDetails(map[string]any{"lock": path, "pid": owner})
 		}
 		time.Sleep(delay)
-		delay = min(delay*2, 100*time.Millisecond)
+		delay = min(delay*2, 50*time.Millisecond)
 	}
 }
 
-// tryAcquire makes one attempt. It returns the lock, or the live owner's pid.
-func tryAcquire(path, purpose string) (*Lock, int, error) {
-	for range 10 {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err == nil {
-			_, werr := fmt.Fprintf(f, "%d\n%s\n", os.Getpid(), purpose)
-			cerr := f.Close()
-			if werr != nil || cerr != nil {
-				os.Remove(path)
-				return nil, 0, contracts.Errorf(contracts.CodeIO, "cannot write lock %s: %v", path, errors.Join(werr, cerr))
-			}
-			return &Lock{path: path}, 0, nil
+// incompleteGrace is how long a lock file may lack its owner line (it is
+// being written) before it counts as abandoned by a crashed creator.
+const incompleteGrace = 2 * time.Second
+
+// tryAcquire makes one attempt. Without a lock or an error, either a stale
+// lock was just reclaimed (try again at once) or someone else holds it:
+// owner is their pid (0 while their lock is being written).
+func tryAcquire(path, purpose string) (_ *Lock, owner int, reclaimed bool, _ error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		_, werr := fmt.Fprintf(f, "%d\n%s\n", os.Getpid(), purpose)
+		cerr := f.Close()
+		if werr != nil || cerr != nil {
+			os.Remove(path)
+			return nil, 0, false, contracts.Errorf(contracts.CodeIO, "cannot write lock %s: %v", path, errors.Join(werr, cerr))
 		}
-		if !errors.Is(err, fs.ErrExist) {
-			return nil, 0, contracts.Errorf(contracts.CodeIO, "cannot create lock %s: %v", path, err)
-		}
-		owner, ok := readOwner(path)
-		if !ok {
-			continue // released, or being written: look again
-		}
-		if alive(owner) {
-			return nil, owner, nil
-		}
-		if err := reclaim(path, owner); err != nil {
-			return nil, 0, err
-		}
+		return &Lock{path: path}, 0, false, nil
 	}
-	return nil, 0, contracts.Errorf(contracts.CodeIO, "cannot take lock %s: it keeps changing", path)
+	if !errors.Is(err, fs.ErrExist) {
+		return nil, 0, false, contracts.Errorf(contracts.CodeIO, "cannot create lock %s: %v", path, err)
+	}
+	owner, ok := readOwner(path)
+	switch {
+	case ok && alive(owner):
+		return nil, owner, false, nil
+	case ok:
+		return nil, 0, true, reclaim(path, owner)
+	case abandoned(path):
+		return nil, 0, true, reclaim(path, 0)
+	default:
+		return nil, 0, false, nil // released or being written: look again
+	}
 }
 
 // readOwner reads the owner pid; ok is false when the file vanished or its
@@ -87,6 +95,13 @@ func readOwner(path string) (int, bool) {
 	return pid, true
 }
 
+// abandoned reports a lock file that has lacked an owner line for longer
+// than any creator takes to write one.
+func abandoned(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && time.Since(fi.ModTime()) > incompleteGrace
+}
+
 // alive reports whether a process exists (EPERM: it exists, owned by
 // another user).
 func alive(pid int) bool {
@@ -94,9 +109,10 @@ func alive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// reclaim removes a dead owner's lock. It renames the lock aside first and
-// checks it still names the same owner, so two processes reclaiming at once
-// cannot remove a lock a third has just taken.
+// reclaim removes a stale lock: a dead owner's, or (owner 0) one abandoned
+// before its owner line was written. It moves the lock aside first and
+// checks it is still the one judged stale, so a lock another process took
+// in the meantime is put back rather than removed.
 func reclaim(path string, owner int) error {
 	aside := fmt.Sprintf("%s.stale.%d", path, os.Getpid())
 	if err := os.Rename(path, aside); err != nil {
@@ -105,12 +121,12 @@ func reclaim(path string, owner int) error {
 		}
 		return contracts.Errorf(contracts.CodeIO, "cannot reclaim stale lock %s: %v", path, err)
 	}
-	if pid, ok := readOwner(aside); ok && pid != owner && alive(pid) {
-		// A live owner took the lock between our read and rename: give it back.
-		if err := os.Rename(aside, path); err != nil {
-			return contracts.Errorf(contracts.CodeIO, "cannot restore lock %s: %v", path, err)
-		}
-		return nil
+	pid, ok := readOwner(aside)
+	if ok && pid == owner || !ok && owner == 0 {
+		return os.Remove(aside)
+	}
+	if err := os.Link(aside, path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return contracts.Errorf(contracts.CodeIO, "cannot restore lock %s: %v", path, err)
 	}
 	return os.Remove(aside)
 }

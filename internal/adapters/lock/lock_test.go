@@ -1,0 +1,110 @@
+package lock
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+)
+
+func TestAcquireRecordsOwnerAndReleases(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	l, err := Acquire(path, "testing", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if want := fmt.Sprintf("%d\ntesting\n", os.Getpid()); string(data) != want {
+		t.Errorf("lock content %q, want %q", data, want)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Errorf("lock still present after release: %v", err)
+	}
+}
+
+func TestLiveOwnerIsLockHeld(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	path := filepath.Join(t.TempDir(), "x.lock")
+	if err := os.WriteFile(path, []byte(strconv.Itoa(cmd.Process.Pid)+"\nother\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Acquire(path, "testing", 50*time.Millisecond)
+	var ce *contracts.Error
+	if !errors.As(err, &ce) || ce.Code != contracts.CodeLockHeld || ce.Details["pid"] != cmd.Process.Pid {
+		t.Fatalf("err = %v, want LOCK_HELD naming pid %d", err, cmd.Process.Pid)
+	}
+	if data, _ := os.ReadFile(path); !strings.HasPrefix(string(data), strconv.Itoa(cmd.Process.Pid)) {
+		t.Errorf("live lock was touched: %q", data)
+	}
+}
+
+func TestExitedOwnerIsReclaimed(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "x.lock")
+	if err := os.WriteFile(path, []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Acquire(path, "testing", 0)
+	if err != nil {
+		t.Fatalf("stale lock not reclaimed: %v", err)
+	}
+	defer l.Release()
+	if data, _ := os.ReadFile(path); !strings.HasPrefix(string(data), strconv.Itoa(os.Getpid())+"\n") {
+		t.Errorf("lock not ours after reclaim: %q", data)
+	}
+	if m, _ := filepath.Glob(path + ".stale.*"); len(m) != 0 {
+		t.Errorf("reclaim left %v", m)
+	}
+}
+
+func TestWaitersSerialize(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.lock")
+	counter := filepath.Join(dir, "n")
+	os.WriteFile(counter, []byte("0"), 0o600)
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l, err := Acquire(path, "counter", 10*time.Second)
+			if err != nil {
+				errs <- err
+				return
+			}
+			data, _ := os.ReadFile(counter)
+			n, _ := strconv.Atoi(string(data))
+			os.WriteFile(counter, []byte(strconv.Itoa(n+1)), 0o600)
+			errs <- l.Release()
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if data, _ := os.ReadFile(counter); string(data) != "20" {
+		t.Errorf("counter = %s, want 20: the lock let two holders in", data)
+	}
+}
