@@ -38,6 +38,16 @@ const (
 	CodeSelectorNotFound  ErrorCode = "SELECTOR_NOT_FOUND"
 	CodeLockHeld          ErrorCode = "LOCK_HELD"
 	CodeNotSynced         ErrorCode = "NOT_SYNCED"
+
+	// Machine state, caches, snapshots and sync.
+	CodeStateInvalid    ErrorCode = "STATE_INVALID"
+	CodeCacheMissing    ErrorCode = "CACHE_MISSING"
+	CodeOriginMismatch  ErrorCode = "ORIGIN_MISMATCH"
+	CodeSnapshotCorrupt ErrorCode = "SNAPSHOT_CORRUPT"
+	CodeNestedRepo      ErrorCode = "NESTED_REPOSITORY"
+	CodeSubtreeMissing  ErrorCode = "SUBTREE_NOT_FOUND"
+	CodeBranchNotFound  ErrorCode = "BRANCH_NOT_FOUND"
+	CodeFetchFailed     ErrorCode = "FETCH_FAILED"
 )
 
 // Exit codes (DESIGN §3). A refusal (ExitRefused) means a precondition does

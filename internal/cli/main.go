@@ -19,6 +19,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
@@ -40,6 +41,7 @@ type commands struct {
 	Disconnect disconnectCmd `cmd:"" group:"project" help:"Remove a tree's declaration (and nothing else)."`
 	List       listCmd       `cmd:"" group:"project" help:"List declared trees with their selectors."`
 	Resolve    resolveCmd    `cmd:"" group:"project" help:"Resolve declared trees to directories, repositories and commits."`
+	Sync       syncCmd       `cmd:"" group:"project" help:"Fetch git sources into local caches and snapshots."`
 
 	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
 	Version versionCmd `cmd:"" help:"Print version and build information."`
@@ -135,7 +137,11 @@ func newContext(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return c, err
 	}
-	c.Env = operations.Env{Dir: filepath.Clean(dir), Git: git.New(), LockWait: wait}
+	home, err := state.Locate()
+	if err != nil {
+		return c, err
+	}
+	c.Env = operations.Env{Dir: filepath.Clean(dir), Git: git.New(), Home: home, LockWait: wait}
 	return c, nil
 }
 

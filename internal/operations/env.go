@@ -8,16 +8,24 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
 // Env is what every operation runs with: the directory the command runs in
 // (the process's working directory, or -C) and host git.
 type Env struct {
-	Dir string
-	Git *git.Git
+	Dir  string
+	Git  *git.Git
+	Home *state.Home
 	// LockWait is how long to wait for a lock held by a live process
 	// before failing with LOCK_HELD.
 	LockWait time.Duration
+}
+
+// managed is the machine's git source maintenance.
+func (e Env) managed() *sources.Managed {
+	return &sources.Managed{Home: e.Home, Git: e.Git, LockWait: e.LockWait}
 }
 
 // Abs resolves a user-supplied path against the command's directory.

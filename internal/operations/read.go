@@ -20,7 +20,7 @@ func Read(ctx context.Context, env Env, node, treeArg string) (*contracts.ReadRe
 	}
 	var t treeTarget
 	if treeArg != "" {
-		t, err = targetFor(env, conns, treeArg)
+		t, err = targetFor(ctx, env, conns, treeArg)
 	} else {
 		t, err = defaultTarget(ctx, env, conns)
 	}

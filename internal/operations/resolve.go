@@ -39,10 +39,15 @@ func Resolve(ctx context.Context, env Env, selector string) (*contracts.ResolveR
 }
 
 func resolveConnection(ctx context.Context, env Env, c sources.Connection) (contracts.Resolution, error) {
+	dir := c.Dir
 	if c.Source.Kind == contracts.SourceGit {
-		return contracts.Resolution{}, notSynced(c)
+		snap, err := env.managed().Current(ctx, c)
+		if err != nil {
+			return contracts.Resolution{}, err
+		}
+		dir = snap.TreeRoot
 	}
-	d, err := sources.ResolveDirectory(ctx, env.Git, c.Dir)
+	d, err := sources.ResolveDirectory(ctx, env.Git, dir)
 	if err != nil {
 		return contracts.Resolution{}, err
 	}

@@ -14,8 +14,9 @@ import (
 // treeTarget is a tree a command operates on: its root and, when it was
 // chosen through the project configuration, its connection.
 type treeTarget struct {
-	Root string
-	Conn *sources.Connection
+	Root     string
+	Conn     *sources.Connection
+	Snapshot *sources.Snapshot // for a git source
 }
 
 // selector is the exact selector of a declared tree, "" otherwise.
@@ -28,11 +29,11 @@ func (t treeTarget) selector() string {
 
 // targetFor turns one argument into a tree: a declared source's selector
 // first, else a tree directory.
-func targetFor(env Env, conns []sources.Connection, arg string) (treeTarget, error) {
+func targetFor(ctx context.Context, env Env, conns []sources.Connection, arg string) (treeTarget, error) {
 	if len(conns) > 0 {
 		c, err := sources.Select(conns, arg, env.Dir)
 		if err == nil {
-			return connTarget(c)
+			return connTarget(ctx, env, c)
 		}
 		var ce *contracts.Error
 		if !errors.As(err, &ce) || ce.Code != contracts.CodeSelectorNotFound {
@@ -51,10 +52,16 @@ func targetFor(env Env, conns []sources.Connection, arg string) (treeTarget, err
 	return treeTarget{Root: root}, nil
 }
 
-// connTarget opens a declared source's tree.
-func connTarget(c sources.Connection) (treeTarget, error) {
+// connTarget opens a declared source's tree: a directory source's own
+// directory, or a git source's current snapshot (never the network).
+func connTarget(ctx context.Context, env Env, c sources.Connection) (treeTarget, error) {
 	if c.Source.Kind == contracts.SourceGit {
-		return treeTarget{Conn: &c}, notSynced(c)
+		snap, err := env.managed().Current(ctx, c)
+		if err != nil {
+			return treeTarget{Conn: &c}, err
+		}
+		root, err := tree.OpenRoot(snap.TreeRoot)
+		return treeTarget{Root: root, Conn: &c, Snapshot: snap}, err
 	}
 	root, err := tree.OpenRoot(c.Dir)
 	if err != nil {
@@ -63,22 +70,16 @@ func connTarget(c sources.Connection) (treeTarget, error) {
 	return treeTarget{Root: root, Conn: &c}, nil
 }
 
-func notSynced(c sources.Connection) error {
-	return contracts.Errorf(contracts.CodeNotSynced,
-		"%s has no local snapshot: git sources are read from snapshots made by `git context-tree sync`, which this version does not provide yet", c.Exact).
-		WithDetails(map[string]any{"selector": c.Exact})
-}
-
 // defaultTarget is the tree a command works on when none is named: the only
 // declared source, else the declared directory source containing the
 // command's directory, else the tree found at or above it.
 func defaultTarget(ctx context.Context, env Env, conns []sources.Connection) (treeTarget, error) {
 	if len(conns) == 1 {
-		return connTarget(conns[0])
+		return connTarget(ctx, env, conns[0])
 	}
 	for _, c := range conns {
 		if c.Source.Kind == contracts.SourceDirectory && within(env.Dir, c.Dir) {
-			return connTarget(c)
+			return connTarget(ctx, env, c)
 		}
 	}
 	root, err := sources.FindTreeRoot(ctx, env.Git, env.Dir)

@@ -37,7 +37,7 @@ func Verify(ctx context.Context, env Env, args []string) (*contracts.VerifyRepor
 	switch {
 	case len(args) > 0:
 		for _, a := range args {
-			t, err := targetFor(env, conns, a)
+			t, err := targetFor(ctx, env, conns, a)
 			if err != nil && t.Conn == nil {
 				return nil, err
 			}
@@ -47,7 +47,7 @@ func Verify(ctx context.Context, env Env, args []string) (*contracts.VerifyRepor
 		}
 	case len(conns) > 0:
 		for _, c := range conns {
-			if err := add(connTarget(c)); err != nil {
+			if err := add(connTarget(ctx, env, c)); err != nil {
 				return nil, err
 			}
 		}
@@ -61,19 +61,21 @@ func Verify(ctx context.Context, env Env, args []string) (*contracts.VerifyRepor
 	return rep, nil
 }
 
-// addDeclaredFailure records a declared tree that cannot be verified: a
-// missing or symlinked root is a finding, a git source without a snapshot is
-// skipped with its reason; anything else fails the request.
+// addDeclaredFailure records a declared tree that cannot be verified: a git
+// source without a usable snapshot is skipped with its reason (verification
+// never touches the network), a directory's missing or symlinked root is a
+// finding; anything else fails the request.
 func addDeclaredFailure(rep *contracts.VerifyReport, t treeTarget, err error) error {
 	var ce *contracts.Error
 	if !errors.As(err, &ce) {
 		return err
 	}
-	var code contracts.FindingCode
-	switch ce.Code {
-	case contracts.CodeNotSynced:
+	if t.Conn != nil && t.Conn.Source.Kind == contracts.SourceGit {
 		rep.Skipped = append(rep.Skipped, contracts.SkippedTree{Selector: t.selector(), Error: ce})
 		return nil
+	}
+	var code contracts.FindingCode
+	switch ce.Code {
 	case contracts.CodeTreeNotFound, contracts.CodeNotATree:
 		code = contracts.FindingRootMissing
 	case contracts.CodeRootSymlink:

@@ -1,0 +1,64 @@
+package git
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// WorktreeAddDetached checks commit out at path as a detached worktree of
+// the repository gitDir.
+func (g *Git) WorktreeAddDetached(ctx context.Context, gitDir, path, commit string) error {
+	_, err := g.InRepo(ctx, gitDir, "worktree", "add", "--quiet", "--detach", "--", path, commit)
+	return err
+}
+
+// WorktreeMove moves a worktree of gitDir, keeping git's records right.
+func (g *Git) WorktreeMove(ctx context.Context, gitDir, from, to string) error {
+	_, err := g.InRepo(ctx, gitDir, "worktree", "move", "--", from, to)
+	return err
+}
+
+// WorktreeRemove removes a worktree of gitDir and its files, even with
+// changes (callers decide what may be discarded).
+func (g *Git) WorktreeRemove(ctx context.Context, gitDir, path string) error {
+	_, err := g.InRepo(ctx, gitDir, "worktree", "remove", "--force", "--force", "--", path)
+	return err
+}
+
+// WorktreePrune drops records of worktrees whose directories are gone.
+func (g *Git) WorktreePrune(ctx context.Context, gitDir string) error {
+	_, err := g.InRepo(ctx, gitDir, "worktree", "prune")
+	return err
+}
+
+// WorktreeState is what a worktree's own git says about it.
+type WorktreeState struct {
+	Toplevel  string // absolute work tree root
+	Head      string // commit, "" when unborn
+	CommonDir string // absolute git common dir
+	Clean     bool   // no tracked changes, untracked or ignored files
+}
+
+// InspectWorktree reads a worktree's HEAD, common dir and cleanliness,
+// counting ignored files too (anything not from the commit is a change).
+func (g *Git) InspectWorktree(ctx context.Context, dir string) (*WorktreeState, error) {
+	out, err := g.Run(ctx, Isolated, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--verify", "-q", "HEAD^{commit}")
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) < 2 {
+		return nil, fmt.Errorf("git rev-parse in %s: unexpected output %q", dir, out)
+	}
+	st := &WorktreeState{Toplevel: lines[0], CommonDir: lines[1]}
+	if len(lines) > 2 {
+		st.Head = lines[2]
+	}
+	status, err := g.Run(ctx, Isolated, dir, "status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=all")
+	if err != nil {
+		return nil, err
+	}
+	st.Clean = len(status) == 0
+	return st, nil
+}

@@ -1,0 +1,134 @@
+// Package state is the private machine state under ~/.context-tree (or
+// $CONTEXT_TREE_HOME): repository caches, snapshots, worktrees, session
+// records, schedules, history and locks (S18). Directories are 0700 and
+// files 0600; no path component may be a symlink; files are replaced
+// atomically. There is no project registry and no eviction.
+package state
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
+)
+
+// HomeVar overrides the state directory (tests, sandboxes).
+const HomeVar = "CONTEXT_TREE_HOME"
+
+// Home is the state directory.
+type Home struct {
+	Root string
+}
+
+// Locate returns the state directory named by $CONTEXT_TREE_HOME, else
+// ~/.context-tree. It creates nothing.
+func Locate() (*Home, error) {
+	if dir := os.Getenv(HomeVar); dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, contracts.Errorf(contracts.CodeStateInvalid, "%s=%q: %v", HomeVar, dir, err)
+		}
+		return &Home{Root: abs}, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeStateInvalid, "cannot find the home directory for ~/.context-tree: %v (set %s)", err, HomeVar)
+	}
+	return &Home{Root: filepath.Join(home, ".context-tree")}, nil
+}
+
+// Path joins parts below the state root without touching the disk. Parts
+// must be single, clean path segments.
+func (h *Home) Path(parts ...string) string {
+	return filepath.Join(append([]string{h.Root}, parts...)...)
+}
+
+// Dir returns the state directory made of parts, creating missing
+// directories 0700 and refusing any component (the root included) that is
+// a symlink or not a directory.
+func (h *Home) Dir(parts ...string) (string, error) {
+	cur := h.Root
+	if err := ensureDir(cur); err != nil {
+		return "", err
+	}
+	for _, p := range parts {
+		if p == "" || p == "." || p == ".." || strings.ContainsRune(p, filepath.Separator) {
+			return "", contracts.Errorf(contracts.CodeInternal, "invalid state path segment %q", p)
+		}
+		cur = filepath.Join(cur, p)
+		if err := ensureDir(cur); err != nil {
+			return "", err
+		}
+	}
+	return cur, nil
+}
+
+func ensureDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return contracts.Errorf(contracts.CodeIO, "cannot create state directory %s: %v", dir, unwrap(err))
+		}
+		fi, err = os.Lstat(dir)
+	}
+	switch {
+	case err != nil:
+		return contracts.Errorf(contracts.CodeIO, "cannot read state directory %s: %v", dir, unwrap(err))
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return contracts.Errorf(contracts.CodeStateInvalid, "state path %s is a symlink; git-context-tree never follows symlinks in its state", dir).
+			WithDetails(map[string]any{"path": dir})
+	case !fi.IsDir():
+		return contracts.Errorf(contracts.CodeStateInvalid, "state path %s is not a directory", dir).WithDetails(map[string]any{"path": dir})
+	}
+	return nil
+}
+
+// CheckNoSymlink refuses a state path that exists as a symlink (a cache or
+// snapshot someone replaced). A missing path is fine.
+func CheckNoSymlink(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return contracts.Errorf(contracts.CodeStateInvalid, "state path %s is a symlink; git-context-tree never follows symlinks in its state", path).
+			WithDetails(map[string]any{"path": path})
+	}
+	return nil
+}
+
+// WriteFile atomically replaces the file name inside the state directory
+// dir (from Dir) with data, mode 0600.
+func (h *Home) WriteFile(dir, name string, data []byte) error {
+	path := filepath.Join(dir, name)
+	if err := CheckNoSymlink(path); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, data, 0o600); err != nil {
+		return contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", path, err)
+	}
+	return nil
+}
+
+// Lock takes the named lock under locks/.
+func (h *Home) Lock(name, purpose string, wait time.Duration) (*lock.Lock, error) {
+	dir, err := h.Dir("locks")
+	if err != nil {
+		return nil, err
+	}
+	return lock.Acquire(filepath.Join(dir, name+".lock"), purpose, wait)
+}
+
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

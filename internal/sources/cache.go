@@ -1,0 +1,168 @@
+package sources
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/redact"
+)
+
+// Managed maintains git sources on this machine (S8): one bare cache per
+// repository under repos/<owner>/<repo>.git, shared by every subtree and
+// branch of it, and detached snapshots keyed by repository and commit under
+// snapshots/<owner>/<repo>/<commit>.
+type Managed struct {
+	Home *state.Home
+	Git  *git.Git
+	// LockWait is how long to wait for another process's work on the
+	// same repository.
+	LockWait time.Duration
+}
+
+// OriginURL is the stored identity of a repository's cache: what
+// remote.origin.url must say, before any insteadOf rewrite (S9).
+func OriginURL(repository string) string {
+	return "https://github.com/" + strings.ToLower(repository) + ".git"
+}
+
+// cacheRef is where a cache keeps the fetched tip of a branch.
+func cacheRef(branch string) string { return "refs/remotes/origin/" + branch }
+
+func splitRepository(repository string) (owner, name string) {
+	owner, name, _ = strings.Cut(strings.ToLower(repository), "/")
+	return owner, name
+}
+
+// lockRepository serialises cache and snapshot work on one repository. An
+// owner never contains a dot, so "owner.name" cannot collide.
+func (m *Managed) lockRepository(repository string) (func(), error) {
+	owner, name := splitRepository(repository)
+	l, err := m.Home.Lock("repo."+owner+"."+name, "git-context-tree sync of "+owner+"/"+name, m.LockWait)
+	if err != nil {
+		return nil, err
+	}
+	return func() { l.Release() }, nil
+}
+
+// cachePath is the canonical cache of a repository (its parent created).
+func (m *Managed) cachePath(repository string) (string, error) {
+	owner, name := splitRepository(repository)
+	dir, err := m.Home.Dir("repos", owner)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, name+".git"), nil
+}
+
+// openCache returns the existing cache of a repository after checking its
+// stored origin, or "" when there is none yet.
+func (m *Managed) openCache(ctx context.Context, repository string) (string, error) {
+	path, err := m.cachePath(repository)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", nil
+	case err != nil:
+		return "", contracts.Errorf(contracts.CodeIO, "cannot read cache %s: %v", path, err)
+	case fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir():
+		return "", contracts.Errorf(contracts.CodeStateInvalid, "cache %s is not a directory (a symlink or file replaced it); remove it and sync again", path).
+			WithDetails(map[string]any{"path": path})
+	}
+	if err := m.checkOrigin(ctx, path, repository); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// checkOrigin compares the cache's locally stored origin URL with the
+// repository identity. Host insteadOf rewrites do not apply to this read.
+func (m *Managed) checkOrigin(ctx context.Context, cache, repository string) error {
+	url, ok, err := m.Git.ConfigGet(ctx, cache, "remote.origin.url")
+	if err != nil {
+		return contracts.Errorf(contracts.CodeStateInvalid, "cache %s is not a usable git repository: %v", cache, err)
+	}
+	if want := OriginURL(repository); !ok || url != want {
+		return contracts.Errorf(contracts.CodeOriginMismatch,
+			"cache %s has origin %q, not %s; it is not used (remove it to let sync clone afresh)", cache, redact.String(url), want).
+			WithDetails(map[string]any{"cache": cache, "origin": redact.String(url), "expected": want})
+	}
+	return nil
+}
+
+// createCache clones a new cache: a bare repository made in a staging
+// directory, fetched, and renamed into place only when complete, so an
+// interrupted clone never leaves a canonical cache.
+func (m *Managed) createCache(ctx context.Context, repository, branch string) (string, error) {
+	path, err := m.cachePath(repository)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Dir(path)
+	removeLeftovers(dir, ".staging-"+filepath.Base(path)+"-")
+	staging, err := os.MkdirTemp(dir, ".staging-"+filepath.Base(path)+"-")
+	if err != nil {
+		return "", contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", dir, err)
+	}
+	fail := func(err error) (string, error) {
+		os.RemoveAll(staging)
+		return "", err
+	}
+	if err := m.Git.InitBare(ctx, staging); err != nil {
+		return fail(gitError(err))
+	}
+	if err := m.Git.ConfigSet(ctx, staging, "remote.origin.url", OriginURL(repository)); err != nil {
+		return fail(gitError(err))
+	}
+	if err := m.fetch(ctx, staging, repository, branch); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(staging, path); err != nil {
+		return fail(contracts.Errorf(contracts.CodeIO, "cannot move the new cache into place: %v", err))
+	}
+	return path, nil
+}
+
+// fetch fetches exactly the declared branch into the cache, telling a
+// missing branch from an unreachable repository by ls-remote's exit code.
+func (m *Managed) fetch(ctx context.Context, cache, repository, branch string) error {
+	err := m.Git.FetchBranch(ctx, cache, "origin", branch, cacheRef(branch))
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	has, lsErr := m.Git.RemoteHasBranch(ctx, cache, "origin", branch)
+	if lsErr == nil && !has {
+		return contracts.Errorf(contracts.CodeBranchNotFound, "%s has no branch %q", repository, branch).
+			WithDetails(map[string]any{"repository": repository, "branch": branch})
+	}
+	return contracts.Errorf(contracts.CodeFetchFailed, "cannot fetch %s branch %q: %s", repository, branch, redact.String(err.Error())).
+		WithDetails(map[string]any{"repository": repository, "branch": branch})
+}
+
+// removeLeftovers deletes staging directories an interrupted run left in dir.
+func removeLeftovers(dir, prefix string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+func describeSource(c Connection) string {
+	return fmt.Sprintf("%s (branch %s, path %s)", strings.ToLower(c.Source.Repository), c.Source.Ref, c.Source.Path)
+}

@@ -1,0 +1,153 @@
+package sources
+
+import (
+	"context"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+)
+
+// Sync brings one git source up to date (S8): fetch exactly its branch into
+// the repository's cache (cloning the cache first if needed), then return
+// the snapshot of the fetched commit, building it if needed. Offline, it
+// uses the cached ref and never touches the network.
+func (m *Managed) Sync(ctx context.Context, c Connection, offline bool) (*Snapshot, error) {
+	repo, branch := strings.ToLower(c.Source.Repository), c.Source.Ref
+	unlock, err := m.lockRepository(repo)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	cache, err := m.openCache(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case offline && cache == "":
+		return nil, cacheMissing(c)
+	case cache == "":
+		if cache, err = m.createCache(ctx, repo, branch); err != nil {
+			return nil, err
+		}
+	case !offline:
+		if err := m.fetch(ctx, cache, repo, branch); err != nil {
+			return nil, err
+		}
+	}
+	commit, err := m.Git.ResolveCommit(ctx, cache, cacheRef(branch))
+	if err != nil {
+		return nil, gitError(err)
+	}
+	if commit == "" {
+		return nil, cacheMissing(c)
+	}
+	if err := m.checkSubtree(ctx, cache, commit, c.Source.Path); err != nil {
+		return nil, err
+	}
+	snap, err := m.ensureSnapshot(ctx, cache, repo, commit)
+	if err != nil {
+		return nil, err
+	}
+	return &Snapshot{Repository: repo, Branch: branch, Commit: commit, Cache: cache, Path: snap, TreeRoot: joinSubtree(snap, c.Source.Path)}, nil
+}
+
+// Current returns the snapshot a git source reads from now: the cached tip
+// of its branch, which must have an intact snapshot. It never touches the
+// network and builds nothing; without a snapshot it fails with NOT_SYNCED.
+func (m *Managed) Current(ctx context.Context, c Connection) (*Snapshot, error) {
+	repo, branch := strings.ToLower(c.Source.Repository), c.Source.Ref
+	cache, err := m.openCache(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	if cache == "" {
+		return nil, notSynced(c, "no cache of the repository")
+	}
+	commit, err := m.Git.ResolveCommit(ctx, cache, cacheRef(branch))
+	if err != nil {
+		return nil, gitError(err)
+	}
+	if commit == "" {
+		return nil, notSynced(c, "branch "+branch+" was never fetched")
+	}
+	if err := m.checkSubtree(ctx, cache, commit, c.Source.Path); err != nil {
+		return nil, err
+	}
+	snap, err := m.snapshotPath(repo, commit)
+	if err != nil {
+		return nil, err
+	}
+	switch exists, intact := m.snapshotState(ctx, snap, cache, commit); {
+	case !exists:
+		return nil, notSynced(c, "no snapshot of "+commit)
+	case !intact:
+		return nil, contracts.Errorf(contracts.CodeSnapshotCorrupt,
+			"the snapshot %s of %s was modified or replaced; `git context-tree sync` rebuilds it", snap, describeSource(c)).
+			WithDetails(map[string]any{"snapshot": snap, "selector": c.Exact})
+	}
+	return &Snapshot{Repository: repo, Branch: branch, Commit: commit, Cache: cache, Path: snap, TreeRoot: joinSubtree(snap, c.Source.Path)}, nil
+}
+
+func joinSubtree(snapshot, subtree string) string {
+	if subtree == "." {
+		return snapshot
+	}
+	return filepath.Join(snapshot, filepath.FromSlash(subtree))
+}
+
+func cacheMissing(c Connection) error {
+	return contracts.Errorf(contracts.CodeCacheMissing,
+		"%s is not cached on this machine; run `git context-tree sync` without --offline first", describeSource(c)).
+		WithDetails(map[string]any{"selector": c.Exact})
+}
+
+func notSynced(c Connection, why string) error {
+	return contracts.Errorf(contracts.CodeNotSynced, "%s has no local snapshot (%s); run `git context-tree sync`", describeSource(c), why).
+		WithDetails(map[string]any{"selector": c.Exact})
+}
+
+// checkSubtree rejects a subtree that is missing in the commit, is or lies
+// below a symlink or a gitlink (owned by another repository), or contains a
+// gitlink (S8). One recursive ls-tree of the subtree lists the entries on
+// the way to it (-t) and everything inside.
+func (m *Managed) checkSubtree(ctx context.Context, cache, commit, subtree string) error {
+	var paths []string
+	if subtree != "." {
+		paths = []string{subtree}
+	}
+	entries, err := m.Git.LsTree(ctx, cache, commit, true, paths...)
+	if err != nil {
+		return gitError(err)
+	}
+	modes := map[string]string{}
+	for _, e := range entries {
+		modes[e.Path] = e.Mode
+		if e.Mode == "160000" && strings.HasPrefix(e.Path+"/", strings.TrimPrefix(subtree+"/", "./")) {
+			return contracts.Errorf(contracts.CodeNestedRepo, "the tree contains the submodule %s, owned by another repository", e.Path).
+				WithDetails(map[string]any{"path": e.Path})
+		}
+	}
+	if subtree == "." {
+		return nil
+	}
+	var prefixes []string
+	for p := subtree; p != "."; p = path.Dir(p) {
+		prefixes = append([]string{p}, prefixes...)
+	}
+	for _, p := range prefixes {
+		switch modes[p] {
+		case "040000":
+		case "":
+			return contracts.Errorf(contracts.CodeSubtreeMissing, "commit %.12s has no directory %s", commit, subtree).WithDetails(map[string]any{"path": subtree})
+		case "160000":
+			return contracts.Errorf(contracts.CodeNestedRepo, "%s is a submodule: the subtree is owned by another repository", p).WithDetails(map[string]any{"path": p})
+		case "120000":
+			return contracts.Errorf(contracts.CodeRootSymlink, "%s is a symlink in commit %.12s; a tree root must be a real directory", p, commit).WithDetails(map[string]any{"path": p})
+		default:
+			return contracts.Errorf(contracts.CodeNotATree, "%s is a file in commit %.12s, not a directory", p, commit).WithDetails(map[string]any{"path": p})
+		}
+	}
+	return nil
+}
