@@ -3,6 +3,7 @@ package operations
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
@@ -34,11 +35,18 @@ func Sync(ctx context.Context, env Env, selectors []string, offline bool) (*cont
 		conns = picked
 	}
 	res := &contracts.SyncResult{SchemaVersion: contracts.CLIVersion, Connections: []contracts.SyncEntry{}}
+	// Several subtrees of one branch share one fetch: after the first,
+	// the others use the cached ref.
+	fetched := map[string]bool{}
 	for _, c := range conns {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		entry, err := syncOne(ctx, env, c, offline)
+		branchKey := strings.ToLower(c.Source.Repository) + "\x00" + c.Source.Ref
+		entry, err := syncOne(ctx, env, c, offline || fetched[branchKey])
+		if err == nil && c.Source.Kind == contracts.SourceGit {
+			fetched[branchKey] = true
+		}
 		if err != nil {
 			var ce *contracts.Error
 			if !errors.As(err, &ce) {
