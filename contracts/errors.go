@@ -48,6 +48,19 @@ const (
 	CodeSubtreeMissing  ErrorCode = "SUBTREE_NOT_FOUND"
 	CodeBranchNotFound  ErrorCode = "BRANCH_NOT_FOUND"
 	CodeFetchFailed     ErrorCode = "FETCH_FAILED"
+
+	// Write sessions and publication.
+	CodeNoRepository       ErrorCode = "NO_REPOSITORY"
+	CodeSubtreeDirty       ErrorCode = "SUBTREE_DIRTY"
+	CodeSessionNotFound    ErrorCode = "SESSION_NOT_FOUND"
+	CodeSessionStale       ErrorCode = "SESSION_STALE"
+	CodeSessionMoved       ErrorCode = "SESSION_MOVED"
+	CodeSessionNotEmpty    ErrorCode = "SESSION_NOT_EMPTY"
+	CodePathOutsideTree    ErrorCode = "PATH_OUTSIDE_TREE"
+	CodeIgnoredContent     ErrorCode = "IGNORED_CONTENT"
+	CodePublishUnsupported ErrorCode = "PUBLISH_UNSUPPORTED"
+	CodePublishRejected    ErrorCode = "PUBLISH_REJECTED"
+	CodePushFailed         ErrorCode = "PUSH_FAILED"
 )
 
 // Exit codes (DESIGN §3). A refusal (ExitRefused) means a precondition does
@@ -62,9 +75,18 @@ const (
 )
 
 var refusals = map[ErrorCode]bool{
-	CodeTreeExists:        true,
-	CodeSelectorAmbiguous: true,
-	CodeLockHeld:          true,
+	CodeTreeExists:         true,
+	CodeSelectorAmbiguous:  true,
+	CodeLockHeld:           true,
+	CodeNoRepository:       true,
+	CodeSubtreeDirty:       true,
+	CodeSessionStale:       true,
+	CodeSessionMoved:       true,
+	CodeSessionNotEmpty:    true,
+	CodePathOutsideTree:    true,
+	CodeIgnoredContent:     true,
+	CodePublishUnsupported: true,
+	CodePublishRejected:    true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

@@ -43,6 +43,11 @@ type commands struct {
 	Resolve    resolveCmd    `cmd:"" group:"project" help:"Resolve declared trees to directories, repositories and commits."`
 	Sync       syncCmd       `cmd:"" group:"project" help:"Fetch git sources into local caches and snapshots."`
 
+	Write   writeCmd   `cmd:"" group:"write" help:"Write sessions: prepare, finish, abort, list, show."`
+	Prepare prepareCmd `cmd:"" group:"write" help:"Same as write prepare."`
+	Finish  finishCmd  `cmd:"" group:"write" help:"Same as write finish."`
+	Abort   abortCmd   `cmd:"" group:"write" help:"Same as write abort."`
+
 	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
 	Version versionCmd `cmd:"" help:"Print version and build information."`
 }

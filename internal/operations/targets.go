@@ -84,14 +84,20 @@ func defaultTarget(ctx context.Context, env Env, conns []sources.Connection) (tr
 	}
 	root, err := sources.FindTreeRoot(ctx, env.Git, env.Dir)
 	if err != nil && len(conns) > 1 {
-		exact := make([]string, len(conns))
-		for i, c := range conns {
-			exact[i] = c.Exact
-		}
-		return treeTarget{}, contracts.Errorf(contracts.CodeSelectorAmbiguous, "%d trees are declared; choose one with --tree", len(conns)).
-			WithDetails(map[string]any{"matches": exact})
+		return treeTarget{}, chooseOne(conns)
 	}
 	return treeTarget{Root: root}, err
+}
+
+// chooseOne is the refusal when several trees are declared and none was
+// named: it lists every exact selector.
+func chooseOne(conns []sources.Connection) error {
+	exact := make([]string, len(conns))
+	for i, c := range conns {
+		exact[i] = c.Exact
+	}
+	return contracts.Errorf(contracts.CodeSelectorAmbiguous, "%d trees are declared; name one (see `git context-tree list`)", len(conns)).
+		WithDetails(map[string]any{"matches": exact})
 }
 
 // within reports whether dir is root or below it (both real paths).

@@ -1,0 +1,61 @@
+package git
+
+import (
+	"bytes"
+	"context"
+)
+
+// StatusEntry is one path of `git status --porcelain=v2`.
+type StatusEntry struct {
+	// Kind is '1' (changed), '2' (renamed or copied), 'u' (unmerged),
+	// '?' (untracked) or '!' (ignored).
+	Kind byte
+	Path string
+	// Orig is a rename's or copy's source path.
+	Orig string
+}
+
+// Status lists every pending path of the worktree at dir (limited to the
+// literal pathspecs, if any): tracked changes, untracked files one by one,
+// and ignored files too. Paths are relative to the worktree root.
+func (g *Git) Status(ctx context.Context, dir string, pathspecs ...string) ([]StatusEntry, error) {
+	args := []string{"status", "--porcelain=v2", "-z", "--ignored=matching", "--untracked-files=all", "--"}
+	for _, p := range pathspecs {
+		args = append(args, ":(top,literal)"+p)
+	}
+	out, err := g.Run(ctx, Isolated, dir, args...)
+	if err != nil {
+		return nil, err
+	}
+	return parseStatusV2(out), nil
+}
+
+// parseStatusV2 parses -z porcelain v2 records. Ordinary and unmerged
+// records have a fixed number of space-separated fields before the path;
+// a rename record is followed by its source path as the next record.
+func parseStatusV2(out []byte) []StatusEntry {
+	recs := bytes.Split(out, []byte{0})
+	var entries []StatusEntry
+	for i := 0; i < len(recs); i++ {
+		r := recs[i]
+		if len(r) < 2 {
+			continue
+		}
+		fields := map[byte]int{'1': 8, '2': 9, 'u': 10, '?': 1, '!': 1}
+		n, ok := fields[r[0]]
+		if !ok {
+			continue // headers
+		}
+		parts := bytes.SplitN(r, []byte{' '}, n+1)
+		if len(parts) != n+1 {
+			continue
+		}
+		e := StatusEntry{Kind: r[0], Path: string(parts[n])}
+		if r[0] == '2' && i+1 < len(recs) {
+			i++
+			e.Orig = string(recs[i])
+		}
+		entries = append(entries, e)
+	}
+	return entries
+}

@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+)
+
+type writeCmd struct {
+	Prepare prepareCmd   `cmd:"" help:"Open a write session: a worktree on a new branch at the tree's committed revision."`
+	Finish  finishCmd    `cmd:"" help:"Verify, commit and optionally publish a write session."`
+	Abort   abortCmd     `cmd:"" help:"Remove a write session that holds no edits or commits."`
+	List    writeListCmd `cmd:"" help:"List write sessions on this machine."`
+	Show    writeShowCmd `cmd:"" help:"Show one write session."`
+}
+
+func (cmd *writeCmd) Help() string {
+	return `A write session is how agents and people change a tree safely: prepare
+creates a separate git worktree on the branch context-tree/<id>; edit only
+the tree inside it (never commit or switch branches there); finish checks
+that nothing outside the tree changed, verifies the tree, commits only the
+tree's directory and, with --publish for a git source, pushes the commit to
+the source's branch without force. Failures keep the session and its work.`
+}
+
+type prepareCmd struct {
+	Selector string `arg:"" optional:"" name:"selector" help:"The declared tree (default: the only one, or the one you are in)."`
+}
+
+func (cmd *prepareCmd) Help() string {
+	return `Opens a write session on a declared tree. The tree's directory must be clean
+(no uncommitted, untracked or ignored files). A directory source must be in
+a git checkout (outside git, edit it directly and run verify); a git source
+starts from its current snapshot (run sync first). Prints the session id and
+the directory to edit.`
+}
+
+func (cmd *prepareCmd) Run(c *Context) error {
+	res, err := operations.Prepare(c, c.Env, cmd.Selector)
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() {
+		fmt.Fprintf(c.Stdout, "%s\t%s\n", res.Session.ID, quote(res.Session.ContentRoot))
+		fmt.Fprintf(c.Stderr, "Edit the tree in %s, then run: git context-tree write finish %s\n", c.display(res.Session.ContentRoot), res.Session.ID)
+	})
+}
+
+type finishCmd struct {
+	ID             string `arg:"" name:"session" help:"Session id (from prepare or write list)."`
+	Message        string `short:"m" name:"message" placeholder:"<msg>" help:"Commit message (default: generated)."`
+	Publish        bool   `name:"publish" help:"Push the commit to the git source's branch (normal, non-force push)."`
+	IncludeIgnored bool   `name:"include-ignored" help:"Commit files under the tree that .gitignore matches."`
+}
+
+func (cmd *finishCmd) Help() string {
+	return `Checks that the session's source and repository are unchanged and its
+worktree is still on its branch at its base; refuses any pending path outside
+the tree (PATH_OUTSIDE_TREE) and ignored files inside it (IGNORED_CONTENT,
+unless --include-ignored); verifies the tree (TREE_INVALID, exit 1); then
+commits only the tree's directory. Result: unchanged, committed or published.
+A committed session stays available: run finish --publish later to publish
+it. A rejected push (PUBLISH_REJECTED, exit 3) keeps the commit; nothing is
+rebased, merged or retried.`
+}
+
+func (cmd *finishCmd) Run(c *Context) error {
+	res, err := operations.Finish(c, c.Env, operations.FinishRequest{
+		ID: cmd.ID, Message: cmd.Message, Publish: cmd.Publish, IncludeIgnored: cmd.IncludeIgnored,
+	})
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() {
+		line := res.Result
+		if res.Commit != "" {
+			line += " " + res.Commit
+		}
+		fmt.Fprintln(c.Stdout, line)
+	})
+}
+
+type abortCmd struct {
+	ID string `arg:"" name:"session" help:"Session id."`
+}
+
+func (cmd *abortCmd) Help() string {
+	return `Removes a session's worktree, branch and record, only when it has no edits
+(ignored files included) and no commits. Otherwise it refuses with
+SESSION_NOT_EMPTY and removes nothing: the CLI never discards work.`
+}
+
+func (cmd *abortCmd) Run(c *Context) error {
+	res, err := operations.Abort(c, c.Env, cmd.ID)
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() { fmt.Fprintf(c.Stdout, "aborted %s\n", res.Session.ID) })
+}
+
+type writeListCmd struct{}
+
+func (cmd *writeListCmd) Run(c *Context) error {
+	res, err := operations.ListSessions(c, c.Env)
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() {
+		for _, s := range res.Sessions {
+			fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%s\n", s.ID, s.State, quote(s.Connection.Exact), quote(s.Worktree))
+		}
+	})
+}
+
+type writeShowCmd struct {
+	ID string `arg:"" name:"session" help:"Session id."`
+}
+
+func (cmd *writeShowCmd) Run(c *Context) error {
+	res, err := operations.ShowSession(c, c.Env, cmd.ID)
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() { c.printSession(res.Session) })
+}
+
+func (c *Context) printSession(s *contracts.Session) {
+	w := c.Stdout
+	fmt.Fprintf(w, "session  %s (%s)\n", s.ID, s.State)
+	fmt.Fprintf(w, "tree     %s\n", quote(s.Connection.Exact))
+	fmt.Fprintf(w, "worktree %s\n", quote(s.Worktree))
+	fmt.Fprintf(w, "edit     %s\n", quote(s.ContentRoot))
+	fmt.Fprintf(w, "branch   %s (for %s)\n", s.Branch, orDash(s.TargetBranch))
+	fmt.Fprintf(w, "base     %s\n", s.Base)
+	fmt.Fprintf(w, "head     %s\n", orDash(s.Head))
+	if s.Commit != "" {
+		fmt.Fprintf(w, "commit   %s\n", s.Commit)
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,111 @@
+package operations
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+)
+
+// sessionBranchPrefix begins every session branch.
+const sessionBranchPrefix = "context-tree/"
+
+// checkSessionID accepts only a UUID in canonical lowercase form, which is
+// also what keeps an id from naming a path outside sessions/.
+func checkSessionID(id string) error {
+	u, err := uuid.Parse(id)
+	if err != nil || u.String() != id {
+		return contracts.Errorf(contracts.CodeUsage, "%q is not a session id (a UUID as printed by write prepare)", id)
+	}
+	return nil
+}
+
+func loadSession(env Env, id string) (*contracts.Session, error) {
+	if err := checkSessionID(id); err != nil {
+		return nil, err
+	}
+	dir, err := env.Home.Dir("sessions")
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, id+".json")
+	if err := state.CheckNoSymlink(path); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, contracts.Errorf(contracts.CodeSessionNotFound, "no write session %s on this machine (see `git context-tree write list`)", id).
+			WithDetails(map[string]any{"session": id})
+	}
+	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeIO, "cannot read session %s: %v", id, err)
+	}
+	var s contracts.Session
+	if err := json.Unmarshal(data, &s); err != nil || s.ID != id {
+		return nil, contracts.Errorf(contracts.CodeStateInvalid, "session record %s is damaged", path)
+	}
+	return &s, nil
+}
+
+func saveSession(env Env, s *contracts.Session) error {
+	dir, err := env.Home.Dir("sessions")
+	if err != nil {
+		return err
+	}
+	stored := *s
+	stored.Head = "" // computed when shown, never stored
+	data, err := json.MarshalIndent(&stored, "", "  ")
+	if err != nil {
+		return err
+	}
+	return env.Home.WriteFile(dir, s.ID+".json", append(data, '\n'))
+}
+
+func deleteSession(env Env, id string) error {
+	dir, err := env.Home.Dir("sessions")
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(dir, id+".json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return contracts.Errorf(contracts.CodeIO, "cannot remove session record %s: %v", id, err)
+	}
+	return nil
+}
+
+// listSessionIDs lists the ids of every stored session, sorted.
+func listSessionIDs(env Env) ([]string, error) {
+	dir, err := env.Home.Dir("sessions")
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeIO, "cannot list sessions: %v", err)
+	}
+	var ids []string
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if ok && checkSessionID(id) == nil {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// lockSession serialises finish and abort of one session.
+func lockSession(env Env, id string) (func(), error) {
+	l, err := env.Home.Lock("session."+id, "git-context-tree write session "+id, env.LockWait)
+	if err != nil {
+		return nil, err
+	}
+	return func() { l.Release() }, nil
+}
