@@ -54,14 +54,8 @@ const incompleteGrace = 2 * time.Second
 // lock was just reclaimed (try again at once) or someone else holds it:
 // owner is their pid (0 while their lock is being written).
 func tryAcquire(path, purpose string) (_ *Lock, owner int, reclaimed bool, _ error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	err := createExclusive(path, fmt.Sprintf("%d\n%s\n", os.Getpid(), purpose))
 	if err == nil {
-		_, werr := fmt.Fprintf(f, "%d\n%s\n", os.Getpid(), purpose)
-		cerr := f.Close()
-		if werr != nil || cerr != nil {
-			os.Remove(path)
-			return nil, 0, false, contracts.Errorf(contracts.CodeIO, "cannot write lock %s: %v", path, errors.Join(werr, cerr))
-		}
 		return &Lock{path: path}, 0, false, nil
 	}
 	if !errors.Is(err, fs.ErrExist) {
@@ -78,6 +72,38 @@ func tryAcquire(path, purpose string) (_ *Lock, owner int, reclaimed bool, _ err
 	default:
 		return nil, 0, false, nil // released or being written: look again
 	}
+}
+
+// createExclusive creates path with content, failing with fs.ErrExist when
+// it exists. The content is written to a private temporary file first and
+// linked into place (link(2) is as exclusive as O_EXCL), so a lock is never
+// seen without its owner line, even if its creator is killed mid-way. Where
+// hard links are unsupported it falls back to O_CREAT|O_EXCL.
+func createExclusive(path, content string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.WriteString(content)
+	cerr := tmp.Close()
+	defer os.Remove(tmp.Name())
+	if werr != nil || cerr != nil {
+		return errors.Join(werr, cerr)
+	}
+	err = os.Link(tmp.Name(), path)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, werr = f.WriteString(content)
+	if cerr := f.Close(); werr != nil || cerr != nil {
+		os.Remove(path)
+		return errors.Join(werr, cerr)
+	}
+	return nil
 }
 
 // readOwner reads the owner pid; ok is false when the file vanished or its
