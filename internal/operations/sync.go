@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
@@ -34,29 +35,74 @@ func Sync(ctx context.Context, env Env, selectors []string, offline bool) (*cont
 		}
 		conns = picked
 	}
-	res := &contracts.SyncResult{SchemaVersion: contracts.CLIVersion, Connections: []contracts.SyncEntry{}}
-	// Several subtrees of one branch share one fetch: after the first,
-	// the others use the cached ref.
-	fetched := map[string]bool{}
-	for _, c := range conns {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		branchKey := strings.ToLower(c.Source.Repository) + "\x00" + c.Source.Ref
-		entry, err := syncOne(ctx, env, c, offline || fetched[branchKey])
-		if err == nil && c.Source.Kind == contracts.SourceGit {
-			fetched[branchKey] = true
-		}
-		if err != nil {
-			var ce *contracts.Error
-			if !errors.As(err, &ce) {
-				return nil, err
-			}
-			entry = contracts.SyncEntry{Connection: c.Ref(), Error: ce}
-		}
-		res.Connections = append(res.Connections, entry)
+	entries, err := syncAll(ctx, env, conns, offline)
+	if err != nil {
+		return nil, err
 	}
-	return res, nil
+	return &contracts.SyncResult{SchemaVersion: contracts.CLIVersion, Connections: entries}, nil
+}
+
+// syncWorkers bounds how many repositories are synced at once.
+const syncWorkers = 4
+
+// syncAll syncs connections concurrently, one repository per worker (the
+// repository lock would serialise them anyway) and, within a repository, in
+// declaration order so that several subtrees of one branch share one fetch.
+// Entries come back in declaration order.
+func syncAll(ctx context.Context, env Env, conns []sources.Connection, offline bool) ([]contracts.SyncEntry, error) {
+	groups := map[string][]int{}
+	var order []string
+	for i, c := range conns {
+		key := c.Identity // directory sources stand alone
+		if c.Source.Kind == contracts.SourceGit {
+			key = "git:" + strings.ToLower(c.Source.Repository)
+		}
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], i)
+	}
+	entries := make([]contracts.SyncEntry, len(conns))
+	errs := make([]error, len(order))
+	sem := make(chan struct{}, syncWorkers)
+	var wg sync.WaitGroup
+	for g, key := range order {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			fetched := map[string]bool{}
+			for _, i := range groups[key] {
+				c := conns[i]
+				if ctx.Err() != nil {
+					errs[g] = ctx.Err()
+					return
+				}
+				entry, err := syncOne(ctx, env, c, offline || fetched[c.Source.Ref])
+				if err == nil {
+					fetched[c.Source.Ref] = true
+				} else if entries[i], errs[g] = failedEntry(c, err); errs[g] != nil {
+					return
+				}
+				if err == nil {
+					entries[i] = entry
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return entries, errors.Join(errs...)
+}
+
+// failedEntry turns an expected failure into the source's entry; anything
+// else fails the whole request.
+func failedEntry(c sources.Connection, err error) (contracts.SyncEntry, error) {
+	var ce *contracts.Error
+	if !errors.As(err, &ce) {
+		return contracts.SyncEntry{}, err
+	}
+	return contracts.SyncEntry{Connection: c.Ref(), Error: ce}, nil
 }
 
 func syncOne(ctx context.Context, env Env, c sources.Connection, offline bool) (contracts.SyncEntry, error) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/testutil/fakegithub"
 )
 
 // syncHelperVar makes the test binary a one-shot sync process (see TestMain).
@@ -45,12 +46,12 @@ func TestKilledSyncNeverLeavesHalfWrittenState(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kill loop skipped in -short mode")
 	}
-	gh := newFakeGitHub(t)
+	gh := fakegithub.New(t)
 	files := map[string]string{"NODE.md": validRoot}
 	for i := range 60 {
 		files[fmt.Sprintf("d%d/NODE.md", i)] = fmt.Sprintf("---\ntitle: D%d\n---\n\n%s\n", i, strings.Repeat("text ", 200))
 	}
-	gh.publish("acme/big", "main", files)
+	gh.Publish("acme/big", "main", files)
 	m := newManaged(t)
 	conn := gitConn("acme/big", "main", ".")
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -60,7 +61,7 @@ func TestKilledSyncNeverLeavesHalfWrittenState(t *testing.T) {
 		case i%10 == 0:
 			os.RemoveAll(m.Home.Root) // exercise the clone
 		case i%3 == 0:
-			gh.publish("acme/big", "main", map[string]string{"NODE.md": validRoot + fmt.Sprintf("\nRevision %d.\n", i)})
+			gh.Publish("acme/big", "main", map[string]string{"NODE.md": validRoot + fmt.Sprintf("\nRevision %d.\n", i)})
 		}
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), syncHelperVar+"="+m.Home.Root+"|acme/big|main")

@@ -4,78 +4,15 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/testutil/fakegithub"
 )
-
-// fakeGitHub is a directory of bare repositories that git reaches for
-// https://github.com/ through url.<file-url>.insteadOf, in a private HOME.
-type fakeGitHub struct {
-	t    *testing.T
-	root string // holds <owner>/<repo>.git
-	work string
-}
-
-func newFakeGitHub(t *testing.T) *fakeGitHub {
-	base := t.TempDir()
-	home := filepath.Join(base, "home")
-	os.MkdirAll(home, 0o755)
-	gh := &fakeGitHub{t: t, root: filepath.Join(base, "github"), work: filepath.Join(base, "work")}
-	cfg := "[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n" +
-		"[url \"file://" + gh.root + "/\"]\n\tinsteadOf = https://github.com/\n"
-	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(cfg), 0o644)
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CEILING_DIRECTORIES", base)
-	return gh
-}
-
-func (gh *fakeGitHub) git(dir string, args ...string) string {
-	gh.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		gh.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-// publish creates or updates owner/repo: files written into a work clone,
-// committed and pushed to branch. It returns the new commit.
-func (gh *fakeGitHub) publish(repo, branch string, files map[string]string) string {
-	gh.t.Helper()
-	bare := filepath.Join(gh.root, repo+".git")
-	work := filepath.Join(gh.work, repo, branch)
-	if _, err := os.Stat(bare); err != nil {
-		os.MkdirAll(bare, 0o755)
-		gh.git(bare, "init", "-q", "--bare")
-	}
-	if _, err := os.Stat(work); err != nil {
-		os.MkdirAll(work, 0o755)
-		gh.git(work, "init", "-q")
-		gh.git(work, "checkout", "-q", "-b", branch)
-	}
-	for name, content := range files {
-		p := filepath.Join(work, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			gh.t.Fatal(err)
-		}
-	}
-	gh.git(work, "add", "-A")
-	gh.git(work, "commit", "-q", "-m", "update", "--allow-empty")
-	gh.git(work, "push", "-q", "-f", bare, "HEAD:refs/heads/"+branch)
-	return gh.git(work, "rev-parse", "HEAD")
-}
 
 const validRoot = "---\nschemaVersion: 1\ntitle: T\n---\n\nBody.\n"
 
@@ -97,8 +34,8 @@ func wantCode(t *testing.T, err error, code contracts.ErrorCode) {
 
 func TestSyncCachesAndSnapshots(t *testing.T) {
 	ctx := context.Background()
-	gh := newFakeGitHub(t)
-	c1 := gh.publish("acme/handbook", "main", map[string]string{"docs/NODE.md": validRoot, "team/NODE.md": validRoot})
+	gh := fakegithub.New(t)
+	c1 := gh.Publish("acme/handbook", "main", map[string]string{"docs/NODE.md": validRoot, "team/NODE.md": validRoot})
 	m := newManaged(t)
 
 	if _, err := m.Sync(ctx, gitConn("acme/handbook", "main", "docs"), true); err != nil {
@@ -119,7 +56,7 @@ func TestSyncCachesAndSnapshots(t *testing.T) {
 	if s1.Commit != c1 || s1.Path != m.Home.Path("snapshots", "acme", "handbook", c1) || s1.TreeRoot != filepath.Join(s1.Path, "docs") {
 		t.Fatalf("snapshot %+v", s1)
 	}
-	if url := gh.git(s1.Cache, "config", "--get", "remote.origin.url"); url != "https://github.com/acme/handbook.git" {
+	if url := gh.Git(s1.Cache, "config", "--get", "remote.origin.url"); url != "https://github.com/acme/handbook.git" {
 		t.Errorf("stored origin %q: insteadOf must not change the stored identity", url)
 	}
 	// A second subtree of the same repository shares the cache and snapshot.
@@ -141,7 +78,7 @@ func TestSyncCachesAndSnapshots(t *testing.T) {
 		t.Errorf("an unchanged snapshot was rebuilt")
 	}
 	// Upstream advance: a new snapshot, the old one intact.
-	c2 := gh.publish("acme/handbook", "main", map[string]string{"docs/more.md": "---\ntitle: M\n---\n"})
+	c2 := gh.Publish("acme/handbook", "main", map[string]string{"docs/more.md": "---\ntitle: M\n---\n"})
 	s3, err := m.Sync(ctx, gitConn("acme/handbook", "main", "docs"), false)
 	if err != nil || s3.Commit != c2 || s3.Path == s1.Path {
 		t.Fatalf("after upstream advance: %+v, %v", s3, err)
@@ -157,8 +94,8 @@ func TestSyncCachesAndSnapshots(t *testing.T) {
 
 func TestSyncRebuildsTamperedSnapshots(t *testing.T) {
 	ctx := context.Background()
-	gh := newFakeGitHub(t)
-	gh.publish("acme/x", "main", map[string]string{"NODE.md": validRoot})
+	gh := fakegithub.New(t)
+	gh.Publish("acme/x", "main", map[string]string{"NODE.md": validRoot})
 	m := newManaged(t)
 	conn := gitConn("acme/x", "main", ".")
 	s, err := m.Sync(ctx, conn, false)
@@ -168,7 +105,7 @@ func TestSyncRebuildsTamperedSnapshots(t *testing.T) {
 	tamper := map[string]func(){
 		"edited file": func() { os.WriteFile(filepath.Join(s.Path, "NODE.md"), []byte("changed"), 0o644) },
 		"extra file":  func() { os.WriteFile(filepath.Join(s.Path, "extra.md"), []byte("x"), 0o644) },
-		"moved HEAD":  func() { gh.git(s.Path, "commit", "-q", "--allow-empty", "-m", "x") },
+		"moved HEAD":  func() { gh.Git(s.Path, "commit", "-q", "--allow-empty", "-m", "x") },
 		"symlink": func() {
 			target := t.TempDir()
 			os.WriteFile(filepath.Join(target, "NODE.md"), []byte(validRoot), 0o644)
@@ -198,8 +135,8 @@ func TestSyncRebuildsTamperedSnapshots(t *testing.T) {
 
 func TestSyncRejections(t *testing.T) {
 	ctx := context.Background()
-	gh := newFakeGitHub(t)
-	gh.publish("acme/x", "main", map[string]string{"NODE.md": validRoot, "file.md": "---\ntitle: F\n---\n"})
+	gh := fakegithub.New(t)
+	gh.Publish("acme/x", "main", map[string]string{"NODE.md": validRoot, "file.md": "---\ntitle: F\n---\n"})
 	m := newManaged(t)
 
 	_, err := m.Sync(ctx, gitConn("acme/x", "nope", "."), false)
@@ -219,28 +156,25 @@ func TestSyncRejections(t *testing.T) {
 
 	// A cache whose origin was changed by hand is not used.
 	cache := m.Home.Path("repos", "acme", "x.git")
-	gh.git(cache, "config", "remote.origin.url", "https://github.com/evil/x.git")
+	gh.Git(cache, "config", "remote.origin.url", "https://github.com/evil/x.git")
 	_, err = m.Sync(ctx, gitConn("acme/x", "main", "."), false)
 	wantCode(t, err, contracts.CodeOriginMismatch)
 }
 
 func TestSyncRejectsNestedRepositories(t *testing.T) {
 	ctx := context.Background()
-	gh := newFakeGitHub(t)
-	sub := gh.publish("acme/sub", "main", map[string]string{"NODE.md": validRoot})
-	work := filepath.Join(gh.work, "nested")
-	os.MkdirAll(work, 0o755)
-	gh.git(work, "init", "-q")
+	gh := fakegithub.New(t)
+	sub := gh.Publish("acme/sub", "main", map[string]string{"NODE.md": validRoot})
+	work := gh.WorkDir("nested")
+	gh.Git(work, "init", "-q")
 	os.MkdirAll(filepath.Join(work, "docs"), 0o755)
 	os.WriteFile(filepath.Join(work, "docs", "NODE.md"), []byte(validRoot), 0o644)
-	gh.git(work, "update-index", "--add", "--cacheinfo", "160000,"+sub+",docs/vendor")
-	gh.git(work, "update-index", "--add", "--cacheinfo", "160000,"+sub+",owned")
-	gh.git(work, "add", "docs/NODE.md")
-	gh.git(work, "commit", "-q", "-m", "gitlinks")
-	bare := filepath.Join(gh.root, "acme", "nested.git")
-	os.MkdirAll(bare, 0o755)
-	gh.git(bare, "init", "-q", "--bare")
-	gh.git(work, "push", "-q", bare, "HEAD:refs/heads/main")
+	gh.Git(work, "update-index", "--add", "--cacheinfo", "160000,"+sub+",docs/vendor")
+	gh.Git(work, "update-index", "--add", "--cacheinfo", "160000,"+sub+",owned")
+	gh.Git(work, "add", "docs/NODE.md")
+	gh.Git(work, "commit", "-q", "-m", "gitlinks")
+	bare := gh.Bare("acme/nested")
+	gh.Git(work, "push", "-q", bare, "HEAD:refs/heads/main")
 
 	m := newManaged(t)
 	_, err := m.Sync(ctx, gitConn("acme/nested", "main", "docs"), false)

@@ -43,7 +43,7 @@ func (m *Managed) Sync(ctx context.Context, c Connection, offline bool) (*Snapsh
 	if commit == "" {
 		return nil, cacheMissing(c)
 	}
-	if err := m.checkSubtree(ctx, cache, commit, c.Source.Path); err != nil {
+	if err := m.checkSubtreeOnce(ctx, cache, repo, commit, c.Source.Path); err != nil {
 		return nil, err
 	}
 	snap, err := m.ensureSnapshot(ctx, cache, repo, commit)
@@ -72,7 +72,7 @@ func (m *Managed) Current(ctx context.Context, c Connection) (*Snapshot, error) 
 	if commit == "" {
 		return nil, notSynced(c, "branch "+branch+" was never fetched")
 	}
-	if err := m.checkSubtree(ctx, cache, commit, c.Source.Path); err != nil {
+	if err := m.checkSubtreeOnce(ctx, cache, repo, commit, c.Source.Path); err != nil {
 		return nil, err
 	}
 	snap, err := m.snapshotPath(repo, commit)
