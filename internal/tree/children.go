@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -81,6 +82,9 @@ func summarize(root string, c *contracts.ChildNode) {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		finding(contracts.FindingSymlinkUnsupported, "symlinks are not supported in tree content; its target was not read")
 		return
+	case hardLinks(fi) > 1:
+		finding(contracts.FindingDocumentUnreadable, fmt.Sprintf("has %d hard links; read does not summarise hard-linked documents because another link may lie outside the tree", hardLinks(fi)))
+		return
 	}
 	data, err := readRegular(name, contracts.MaxDocumentBytes)
 	if err != nil {
@@ -89,4 +93,12 @@ func summarize(root string, c *contracts.ChildNode) {
 	}
 	doc := ParseDocument(docRel, data, false)
 	c.Title, c.Description, c.Findings = doc.Meta.Title, doc.Meta.Description, doc.Findings
+}
+
+// hardLinks is a file's link count, 1 when the platform does not say.
+func hardLinks(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
 }

@@ -50,8 +50,11 @@ func ParseDocument(rel string, data []byte, root bool) *Document {
 	var perr *ParseError
 	switch {
 	case errors.Is(err, errNoFrontmatter):
-		d.add(contracts.FindingFrontmatterMissing, 1, "document has no frontmatter (a first line exactly ---)")
 		d.Body, d.BodyLine = bytes.TrimPrefix(data, utf8BOM), 1
+		if !d.checkText() {
+			return d // binary: whether it "has frontmatter" is meaningless
+		}
+		d.add(contracts.FindingFrontmatterMissing, 1, "document has no frontmatter (a first line exactly ---)")
 		return d
 	case errors.As(err, &perr):
 		d.add(contracts.FindingFrontmatterParse, perr.Line, perr.Msg)
@@ -61,25 +64,59 @@ func ParseDocument(rel string, data []byte, root bool) *Document {
 		return d
 	}
 	d.Frontmatter, d.Body, d.BodyLine = fm, fm.Body, fm.BodyLine
-	if !utf8.Valid(fm.Body) {
-		d.add(contracts.FindingDocumentUnreadable, fm.BodyLine+invalidUTF8Line(fm.Body), "document body is not valid UTF-8 text")
-	}
+	d.checkText()
+	d.checkExpansion(fm)
 	d.checkMeta(fm)
 	return d
+}
+
+// checkExpansion reports a header whose aliases expand beyond what read can
+// render (an alias bomb), so verify and read agree it is invalid. Its known
+// fields are still checked and returned.
+func (d *Document) checkExpansion(fm *Frontmatter) {
+	if !fm.HasAliases {
+		return
+	}
+	if _, err := MappingJSON(fm.Mapping); err != nil {
+		line := 0
+		var perr *ParseError
+		if errors.As(err, &perr) {
+			line = perr.Line
+		}
+		d.add(contracts.FindingFrontmatterParse, line, err.Error())
+	}
+}
+
+// checkText reports a body that is not UTF-8 text and returns whether it is.
+func (d *Document) checkText() bool {
+	if utf8.Valid(d.Body) {
+		return true
+	}
+	d.add(contracts.FindingDocumentUnreadable, d.BodyLine+invalidUTF8Line(d.Body), "document is not valid UTF-8 text")
+	return false
 }
 
 func (d *Document) add(code contracts.FindingCode, line int, msg string) {
 	d.Findings = append(d.Findings, contracts.Finding{Code: code, Message: msg, Path: d.Path, Line: line})
 }
 
-// field returns the value node of a top-level key and its key node.
+// field returns the value node of a top-level key, aliases resolved, and
+// its key node.
 func field(m *yaml.Node, key string) (k, v *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			return m.Content[i], m.Content[i+1]
+			return m.Content[i], deref(m.Content[i+1])
 		}
 	}
 	return nil, nil
+}
+
+// deref follows an alias to the node it names ("title: *name").
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; i < maxNesting && n.Kind == yaml.AliasNode && n.Alias != nil; i++ {
+		n = n.Alias
+	}
+	return n
 }
 
 func (d *Document) checkMeta(fm *Frontmatter) {
@@ -107,7 +144,7 @@ func (d *Document) checkRoot(fm *Frontmatter) {
 	switch {
 	case k == nil:
 		d.add(contracts.FindingRootNodeInvalid, 1, "root NODE.md must declare schemaVersion: 1")
-	case v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || v.Value != "1":
+	case !isIntegerOne(v):
 		d.add(contracts.FindingRootNodeInvalid, fileLine(k), fmt.Sprintf("root schemaVersion must be the integer 1, not %s", describe(v)))
 	}
 	if strings.TrimSpace(string(fm.Body)) == "" {
@@ -115,17 +152,26 @@ func (d *Document) checkRoot(fm *Frontmatter) {
 	}
 }
 
+// isIntegerOne reports a YAML integer equal to 1 ("1", "0x1"), not the
+// string "1" nor the float 1.0.
+func isIntegerOne(v *yaml.Node) bool {
+	var i int64
+	return v.Kind == yaml.ScalarNode && v.ShortTag() == "!!int" && v.Decode(&i) == nil && i == 1
+}
+
 func (d *Document) checkTitle(m *yaml.Node) string {
 	k, v := field(m, "title")
-	if k == nil || v.ShortTag() == "!!null" {
+	switch {
+	case k == nil:
 		d.add(contracts.FindingTitleMissing, 1, "document has no title")
 		return ""
-	}
-	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
+	case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null":
+		d.add(contracts.FindingTitleMissing, fileLine(k), "document title is empty")
+		return ""
+	case v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str":
 		d.add(contracts.FindingTitleInvalid, fileLine(k), fmt.Sprintf("title must be a string, not %s", describe(v)))
 		return ""
-	}
-	if strings.TrimSpace(v.Value) == "" {
+	case strings.TrimSpace(v.Value) == "":
 		d.add(contracts.FindingTitleMissing, fileLine(k), "document title is empty")
 		return ""
 	}
@@ -139,9 +185,9 @@ func (d *Document) checkSoftLinks(k, v *yaml.Node) []SoftLink {
 	}
 	links := make([]SoftLink, 0, len(v.Content))
 	for _, item := range v.Content {
-		s, ok := nonEmptyString(item)
+		s, ok := nonEmptyString(deref(item))
 		if !ok {
-			d.add(contracts.FindingSoftLinksInvalid, fileLine(item), fmt.Sprintf("soft_links entries must be non-empty strings, not %s", describe(item)))
+			d.add(contracts.FindingSoftLinksInvalid, fileLine(item), fmt.Sprintf("soft_links entries must be non-empty strings, not %s", describe(deref(item))))
 			continue
 		}
 		links = append(links, SoftLink{Value: s, Line: fileLine(item)})

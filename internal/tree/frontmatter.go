@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"regexp"
+	"strconv"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -23,6 +26,9 @@ type Frontmatter struct {
 	Body []byte
 	// BodyLine is the 1-based file line on which Body starts.
 	BodyLine int
+	// HasAliases reports a "*name" alias anywhere in the header: only then
+	// can rendering it (MappingJSON) expand beyond its own size.
+	HasAliases bool
 }
 
 // ParseError is a frontmatter that exists but is not a valid YAML mapping.
@@ -50,11 +56,11 @@ func ParseFrontmatter(data []byte) (*Frontmatter, error) {
 		l, next, _ := cutLine(rest)
 		if isDelimiter(l) {
 			yamlText := header[:len(header)-len(rest)]
-			m, err := parseMapping(yamlText)
+			m, aliases, err := parseMapping(yamlText)
 			if err != nil {
 				return nil, err
 			}
-			return &Frontmatter{Mapping: m, Body: next, BodyLine: line + 1}, nil
+			return &Frontmatter{Mapping: m, Body: next, BodyLine: line + 1, HasAliases: aliases}, nil
 		}
 		rest = next
 		line++
@@ -62,11 +68,13 @@ func ParseFrontmatter(data []byte) (*Frontmatter, error) {
 	return nil, &ParseError{Line: 1, Msg: "frontmatter has no closing --- line"}
 }
 
-// cutLine splits off the first line, without its terminator.
+// cutLine splits off the first line, without its terminator. rest is
+// always a suffix of b (empty, not nil, at the end), so a body that ends
+// with the closing delimiter is an empty body rather than a missing one.
 func cutLine(b []byte) (line, rest []byte, terminated bool) {
 	i := bytes.IndexByte(b, '\n')
 	if i < 0 {
-		return b, nil, false
+		return b, b[len(b):], false
 	}
 	return b[:i], b[i+1:], true
 }
@@ -76,38 +84,48 @@ func isDelimiter(line []byte) bool {
 }
 
 // parseMapping decodes the header text into a mapping node, rejecting
-// invalid UTF-8, non-mapping documents and duplicate keys.
-func parseMapping(text []byte) (*yaml.Node, error) {
+// invalid UTF-8, anything but a single YAML document holding a mapping, and
+// duplicate or non-scalar keys. A header that is empty or only comments is an
+// empty mapping.
+func parseMapping(text []byte) (m *yaml.Node, aliases bool, err error) {
 	if !utf8.Valid(text) {
-		return nil, &ParseError{Line: 2 + invalidUTF8Line(text), Msg: "frontmatter is not valid UTF-8"}
+		return nil, false, &ParseError{Line: 2 + invalidUTF8Line(text), Msg: "frontmatter is not valid UTF-8"}
 	}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(text, &doc); err != nil {
-		return nil, &ParseError{Msg: "frontmatter is not valid YAML: " + yamlMessage(err)}
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+		return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}, false, nil
+	} else if err != nil {
+		return nil, false, yamlError(err)
 	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}, nil
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return nil, false, yamlError(err)
+		}
+		return nil, false, &ParseError{Line: fileLine(&extra), Msg: "frontmatter must be a single YAML document"}
 	}
-	m := doc.Content[0]
-	if m.Kind == yaml.ScalarNode && m.Tag == "!!null" {
-		return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}, nil
-	}
+	m = doc.Content[0]
 	if m.Kind != yaml.MappingNode {
-		return nil, &ParseError{Line: fileLine(m), Msg: "frontmatter must be a YAML mapping"}
+		return nil, false, &ParseError{Line: fileLine(m), Msg: fmt.Sprintf("frontmatter must be a YAML mapping, not %s", describe(m))}
 	}
-	if err := checkKeys(m, 0); err != nil {
-		return nil, err
+	if err := checkKeys(m, 0, &aliases); err != nil {
+		return nil, false, err
 	}
-	return m, nil
+	return m, aliases, nil
 }
 
 // maxNesting bounds recursion over hostile YAML.
 const maxNesting = 100
 
-// checkKeys rejects duplicate and non-scalar keys in every mapping.
-func checkKeys(n *yaml.Node, depth int) error {
+// checkKeys rejects duplicate and non-scalar keys in every mapping, and
+// notes whether the header uses aliases.
+func checkKeys(n *yaml.Node, depth int, aliases *bool) error {
 	if depth > maxNesting {
 		return &ParseError{Line: fileLine(n), Msg: "frontmatter is nested too deeply"}
+	}
+	if n.Kind == yaml.AliasNode {
+		*aliases = true
 	}
 	if n.Kind == yaml.MappingNode {
 		seen := make(map[string]bool, len(n.Content)/2)
@@ -123,7 +141,7 @@ func checkKeys(n *yaml.Node, depth int) error {
 		}
 	}
 	for _, c := range n.Content {
-		if err := checkKeys(c, depth+1); err != nil {
+		if err := checkKeys(c, depth+1, aliases); err != nil {
 			return err
 		}
 	}
@@ -149,6 +167,19 @@ func invalidUTF8Line(b []byte) int {
 	return 0
 }
 
-func yamlMessage(err error) string {
-	return string(bytes.TrimPrefix([]byte(err.Error()), []byte("yaml: ")))
+// yamlLine matches the header line number yaml puts in its messages.
+var yamlLine = regexp.MustCompile(`^line (\d+): `)
+
+// yamlError converts a YAML syntax error to a ParseError with a file line
+// when yaml reports one.
+func yamlError(err error) *ParseError {
+	msg := string(bytes.TrimPrefix([]byte(err.Error()), []byte("yaml: ")))
+	pe := &ParseError{Msg: "frontmatter is not valid YAML: " + msg}
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+			pe.Line = n + 1
+			pe.Msg = "frontmatter is not valid YAML: " + msg[len(m[0]):]
+		}
+	}
+	return pe
 }

@@ -7,10 +7,14 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Link is a Markdown link, image or reference definition destination.
 type Link struct {
+	// Destination is the destination as CommonMark reads it: backslash
+	// escapes and entity references resolved ("\.\./x" and "&#46;&#46;/x"
+	// are both "../x"), percent-encoding left for ResolveTarget.
 	Destination string
 	Line        int // 1-based line within the parsed text, 0 when unknown
 }
@@ -39,18 +43,25 @@ func (x *LinkExtractor) Extract(src []byte) []Link {
 		switch v := n.(type) {
 		case *ast.Link:
 			if v.Reference == nil {
-				links = append(links, Link{string(v.Destination), lineAt(src, v.Pos())})
+				links = append(links, newLink(src, v.Destination, v.Pos()))
 			}
 		case *ast.Image:
 			if v.Reference == nil {
-				links = append(links, Link{string(v.Destination), lineAt(src, v.Pos())})
+				links = append(links, newLink(src, v.Destination, v.Pos()))
 			}
 		case *ast.LinkReferenceDefinition:
-			links = append(links, Link{string(v.Destination), lineAt(src, v.Pos())})
+			links = append(links, newLink(src, v.Destination, v.Pos()))
 		}
 		return ast.WalkContinue, nil
 	})
 	return links
+}
+
+func newLink(src, dest []byte, pos int) Link {
+	d := util.UnescapePunctuations(dest)
+	d = util.ResolveNumericReferences(d)
+	d = util.ResolveEntityNames(d)
+	return Link{Destination: string(d), Line: lineAt(src, pos)}
 }
 
 func lineAt(src []byte, pos int) int {

@@ -43,7 +43,7 @@ func Read(root, node string) (*NodeRead, error) {
 	case fi.IsDir():
 		kind, docRel = contracts.KindDirectory, path.Join(rel, NodeFile)
 		if fi, err = lstatChain(root, docRel, node); err != nil {
-			return nil, err
+			return nil, missingIndex(err, node)
 		}
 	case path.Base(rel) == NodeFile:
 		kind, rel = contracts.KindDirectory, path.Dir(rel)
@@ -65,6 +65,15 @@ func Read(root, node string) (*NodeRead, error) {
 		}
 	}
 	return res, nil
+}
+
+// missingIndex words READ_NOT_FOUND for a directory that has no NODE.md.
+func missingIndex(err error, node string) error {
+	var ce *contracts.Error
+	if errors.As(err, &ce) && ce.Code == contracts.CodeReadNotFound {
+		return readErr(contracts.CodeReadNotFound, node, "is a directory without a NODE.md index")
+	}
+	return err
 }
 
 func readErr(code contracts.ErrorCode, node, why string) error {
@@ -133,8 +142,8 @@ func readDocument(name, node string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, readErr(contracts.CodeReadNotRegular, node, "is not a regular file")
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
-		return nil, readErr(contracts.CodeReadNotRegular, node, fmt.Sprintf("has %d hard links; read refuses hard-linked documents because another link may lie outside the tree", st.Nlink))
+	if n := hardLinks(fi); n > 1 {
+		return nil, readErr(contracts.CodeReadNotRegular, node, fmt.Sprintf("has %d hard links; read refuses hard-linked documents because another link may lie outside the tree", n))
 	}
 	if fi.Size() > contracts.MaxDocumentBytes {
 		return nil, readErr(contracts.CodeReadTooLarge, node, fmt.Sprintf("is %d bytes; the limit is %d", fi.Size(), contracts.MaxDocumentBytes))
@@ -156,10 +165,9 @@ func nodeOf(rel string, kind contracts.NodeKind, doc *Document) contracts.Node {
 		n.SoftLinks = append(n.SoftLinks, sl.Value)
 	}
 	if doc.Frontmatter != nil {
-		fm, err := MappingJSON(doc.Frontmatter.Mapping)
-		if err != nil {
-			n.Findings = append(n.Findings, contracts.Finding{Code: contracts.FindingFrontmatterParse, Path: doc.Path, Message: err.Error()})
-		} else {
+		// A header MappingJSON cannot render (an alias bomb) is already
+		// a finding of the document (checkExpansion); it reads as {}.
+		if fm, err := MappingJSON(doc.Frontmatter.Mapping); err == nil {
 			n.Frontmatter = fm
 		}
 	}

@@ -19,13 +19,22 @@ import (
 // DefaultTitle derives a root title from a directory name: "team-handbook"
 // becomes "Team handbook".
 func DefaultTitle(dir string) string {
-	base := filepath.Base(dir)
-	t := strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(base))
+	base := strings.ToValidUTF8(filepath.Base(dir), " ")
+	t := strings.Map(titleRune, base)
+	t = strings.Join(strings.Fields(t), " ")
 	if t == "" || t == "." || t == string(filepath.Separator) {
 		return "Context Tree"
 	}
 	r, n := utf8.DecodeRuneInString(t)
 	return string(unicode.ToUpper(r)) + t[n:]
+}
+
+// titleRune turns separators and control characters into spaces.
+func titleRune(r rune) rune {
+	if r == '-' || r == '_' || unicode.IsControl(r) {
+		return ' '
+	}
+	return r
 }
 
 // RootDocument renders a new root NODE.md (document contract v1) with a
@@ -39,10 +48,20 @@ func RootDocument(title string) ([]byte, error) {
 		return nil, fmt.Errorf("render frontmatter: %w", err)
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "---\n%s---\n\n# %s\n\n", fm, title)
+	fmt.Fprintf(&b, "---\n%s---\n\n# %s\n\n", fm, markdownText.Replace(title))
 	b.WriteString(starterBody)
+	if b.Len() > contracts.MaxRootBytes {
+		return nil, contracts.Errorf(contracts.CodeUsage, "title is too long: the root NODE.md would exceed %d bytes", contracts.MaxRootBytes)
+	}
 	return b.Bytes(), nil
 }
+
+// markdownText escapes the characters that would make a title Markdown
+// syntax (a link that leaves the tree, an entity, emphasis) in the heading.
+var markdownText = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"<", `\<`, ">", `\>`, "!", `\!`, "&", `\&`, "#", `\#`,
+)
 
 const starterBody = `This is the root of a Context Tree: durable knowledge that people and coding
 agents read and maintain together. Keep decisions, constraints and the

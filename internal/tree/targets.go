@@ -26,14 +26,35 @@ const (
 // separators and cleans the path. Drive letters and leading backslashes
 // count as escapes. The returned path is tree-relative ("." is the root).
 func ResolveTarget(docDir, target string, fromRoot bool) (string, TargetVerdict) {
+	t, v := localPath(target)
+	if v != TargetInside {
+		return "", v
+	}
+	rooted := strings.HasPrefix(t, "/")
+	t = strings.TrimLeft(t, "/")
+	if rooted && hasDriveLetter(t) {
+		return "", TargetEscapes // "/C:/x", a file URL path
+	}
+	if !rooted && !fromRoot {
+		t = path.Join(docDir, t)
+	}
+	p := path.Clean("./" + t)
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return p, TargetEscapes
+	}
+	return p, TargetInside
+}
+
+// localPath classifies a target and returns its path part, without
+// fragment or query, percent-decoded, with "/" separators.
+func localPath(target string) (string, TargetVerdict) {
 	t := strings.TrimSpace(target)
-	if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "?") {
+	switch {
+	case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "?"):
 		return "", TargetExternal
-	}
-	if hasDriveLetter(t) || strings.HasPrefix(t, `\`) {
+	case hasDriveLetter(t) || strings.HasPrefix(t, `\`):
 		return "", TargetEscapes
-	}
-	if hasScheme(t) || strings.HasPrefix(t, "//") {
+	case hasScheme(t) || strings.HasPrefix(t, "//"):
 		return "", TargetExternal
 	}
 	if i := strings.IndexAny(t, "?#"); i >= 0 {
@@ -45,17 +66,7 @@ func ResolveTarget(docDir, target string, fromRoot bool) (string, TargetVerdict)
 	if hasDriveLetter(t) || strings.HasPrefix(t, `\`) {
 		return "", TargetEscapes
 	}
-	t = strings.ReplaceAll(t, `\`, "/")
-	rooted := strings.HasPrefix(t, "/")
-	t = strings.TrimLeft(t, "/")
-	if !rooted && !fromRoot {
-		t = path.Join(docDir, t)
-	}
-	p := path.Clean("./" + t)
-	if p == ".." || strings.HasPrefix(p, "../") {
-		return p, TargetEscapes
-	}
-	return p, TargetInside
+	return strings.ReplaceAll(t, `\`, "/"), TargetInside
 }
 
 // hasScheme reports a URL scheme of two or more characters ("https:",
@@ -75,8 +86,10 @@ func hasScheme(s string) bool {
 	return false
 }
 
+// hasDriveLetter reports a Windows drive prefix: absolute ("C:/x", "C:\\x")
+// or drive-relative ("C:x"), both outside the tree.
 func hasDriveLetter(s string) bool {
-	return len(s) >= 2 && isAlpha(s[0]) && s[1] == ':' && (len(s) == 2 || s[2] == '/' || s[2] == '\\')
+	return len(s) >= 2 && isAlpha(s[0]) && s[1] == ':'
 }
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

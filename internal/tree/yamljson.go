@@ -9,7 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// maxAliasExpansion bounds the nodes an alias-heavy header may expand to.
+// maxAliasExpansion bounds how many nodes aliases may add to a header's
+// own nodes when it is rendered, so an alias bomb cannot blow up the output.
 const maxAliasExpansion = 10000
 
 // MappingJSON renders a frontmatter mapping as a JSON object that keeps the
@@ -17,11 +18,23 @@ const maxAliasExpansion = 10000
 // without a JSON type are rendered as the strings written in the document.
 func MappingJSON(m *yaml.Node) (json.RawMessage, error) {
 	var buf bytes.Buffer
-	budget := maxAliasExpansion
+	budget := countNodes(m, 0) + maxAliasExpansion
 	if err := writeJSON(&buf, m, &budget, 0); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// countNodes counts the nodes written in the header, not following aliases.
+func countNodes(n *yaml.Node, depth int) int {
+	c := 1
+	if depth > maxNesting {
+		return c
+	}
+	for _, k := range n.Content {
+		c += countNodes(k, depth+1)
+	}
+	return c
 }
 
 func writeJSON(buf *bytes.Buffer, n *yaml.Node, budget *int, depth int) error {
@@ -31,6 +44,10 @@ func writeJSON(buf *bytes.Buffer, n *yaml.Node, budget *int, depth int) error {
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
+		if n.Alias == nil {
+			buf.WriteString("null")
+			return nil
+		}
 		return writeJSON(buf, n.Alias, budget, depth+1)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
@@ -47,7 +64,7 @@ func writeJSON(buf *bytes.Buffer, n *yaml.Node, budget *int, depth int) error {
 			writeString(buf, n.Content[i].Value)
 			buf.WriteByte(':')
 			if err := writeJSON(buf, n.Content[i+1], budget, depth+1); err != nil {
-				return err
+				return atKey(err, n.Content[i], depth)
 			}
 		}
 		buf.WriteByte('}')
@@ -85,6 +102,11 @@ func writeScalar(buf *bytes.Buffer, n *yaml.Node) {
 			buf.WriteString(strconv.FormatInt(i, 10))
 			return
 		}
+		var u uint64
+		if n.Decode(&u) == nil {
+			buf.WriteString(strconv.FormatUint(u, 10))
+			return
+		}
 	case "!!float":
 		var f float64
 		if n.Decode(&f) == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
@@ -98,4 +120,13 @@ func writeScalar(buf *bytes.Buffer, n *yaml.Node) {
 func writeString(buf *bytes.Buffer, s string) {
 	b, _ := json.Marshal(s) // a Go string always marshals
 	buf.Write(b)
+}
+
+// atKey places an expansion error on the top-level key whose value
+// overflowed, rather than deep inside the anchor it expands.
+func atKey(err error, key *yaml.Node, depth int) error {
+	if pe, ok := err.(*ParseError); ok && depth == 0 {
+		pe.Line = fileLine(key)
+	}
+	return err
 }

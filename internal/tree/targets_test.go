@@ -1,0 +1,91 @@
+package tree
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestResolveTarget(t *testing.T) {
+	const (
+		in  = TargetInside
+		esc = TargetEscapes
+		ext = TargetExternal
+	)
+	tests := []struct {
+		dir, target string
+		fromRoot    bool
+		want        string
+		verdict     TargetVerdict
+	}{
+		// Not paths in the tree.
+		{"a", "https://example.com/x", false, "", ext},
+		{"a", "HTTP://example.com", false, "", ext},
+		{"a", "mailto:someone@example.com", false, "", ext},
+		{"a", "tel:+123", false, "", ext},
+		{"a", "git+ssh://host/repo", false, "", ext},
+		{"a", "#section", false, "", ext},
+		{"a", "?q=1", false, "", ext},
+		{"a", "//host/path", false, "", ext},
+		{"a", "", false, "", ext},
+		{"a", "   ", false, "", ext},
+		// Relative paths.
+		{".", "b.md", false, "b.md", in},
+		{"a", "b.md", false, "a/b.md", in},
+		{"a", "./b.md", false, "a/b.md", in},
+		{"a/b", "../c.md", false, "a/c.md", in},
+		{"a", "..", false, ".", in},
+		{"a", "../", false, ".", in},
+		{"a", "b/", false, "a/b", in},
+		{"a", "b.md#part", false, "a/b.md", in},
+		{"a", "b.md?x=1#y", false, "a/b.md", in},
+		{"a", "b%20c.md", false, "a/b c.md", in},
+		{"a", "%zz.md", false, "a/%zz.md", in},
+		{"a", " b.md ", false, "a/b.md", in},
+		{"a", "b\\c.md", false, "a/b/c.md", in},
+		{"a", "ab:y.md", false, "", ext}, // a URL scheme by RFC 3986
+		// Root-relative.
+		{"a/b", "/x.md", false, "x.md", in},
+		{"a/b", "/", false, ".", in},
+		{"a", "//", false, "", ext},
+		{"a", "///x.md", false, "", ext},
+		// Escapes.
+		{".", "../x", false, "../x", esc},
+		{".", "..", false, "..", esc},
+		{"a", "../../x", false, "../x", esc},
+		{".", "/../x", false, "../x", esc},
+		{".", "a/../../x", false, "../x", esc},
+		{"a/b", "../../../x", false, "../x", esc},
+		{".", "%2e%2e/x", false, "../x", esc},
+		{".", "%2E%2E%2Fx", false, "../x", esc},
+		{".", "..%2fx", false, "../x", esc},
+		{".", "..\\x", false, "../x", esc},
+		{".", "a\\..\\..\\x", false, "../x", esc},
+		{".", "\\x", false, "", esc},
+		{".", "\\\\server\\share", false, "", esc},
+		{".", "%5Cx", false, "", esc},
+		{".", "C:/x", false, "", esc},
+		{".", "C:\\x", false, "", esc},
+		{".", "c:x", false, "", esc},
+		{".", "C:", false, "", esc},
+		{".", "x:y.md", false, "", esc}, // a one-letter scheme is a drive
+		{".", "%43:/x", false, "", esc},
+		{".", "/C:/Windows", false, "", esc},
+		{".", "../x#frag", false, "../x", esc},
+		// Soft links are always root-relative.
+		{"a/b", "x.md", true, "x.md", in},
+		{"a/b", "/x.md", true, "x.md", in},
+		{"a/b", "c/../x.md", true, "x.md", in},
+		{"a/b", "../x.md", true, "../x.md", esc},
+		{"a/b", "/../x.md", true, "../x.md", esc},
+		{"a/b", "https://x", true, "", ext},
+		{"a/b", "d/#frag", true, "d", in},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s|%s|%v", tt.dir, tt.target, tt.fromRoot), func(t *testing.T) {
+			got, v := ResolveTarget(tt.dir, tt.target, tt.fromRoot)
+			if got != tt.want || v != tt.verdict {
+				t.Errorf("ResolveTarget(%q, %q, %v) = %q, %d; want %q, %d", tt.dir, tt.target, tt.fromRoot, got, v, tt.want, tt.verdict)
+			}
+		})
+	}
+}
