@@ -21,6 +21,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/redact"
 )
 
 // Globals are the options every command takes, before or after its name.
@@ -79,6 +80,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitCode
 	}
 	if err != nil {
+		if wantsJSON(args) {
+			c := &Context{Globals: Globals{JSON: true}, Stdout: stdout, Stderr: stderr}
+			c.writeJSON(contracts.ErrorEnvelope{SchemaVersion: contracts.CLIVersion, Error: contracts.Errorf(contracts.CodeUsage, "%v", err)})
+		}
 		fmt.Fprintf(stderr, "usage: %v\n", err)
 		fmt.Fprintln(stderr, "Run 'git context-tree -h' (or '<command> -h') for usage.")
 		return contracts.ExitUsage
@@ -95,6 +100,20 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return contracts.ExitSignal
 	}
 	return c.finish(err)
+}
+
+// wantsJSON reports --json among arguments that failed to parse, so even a
+// usage error reaches a script as the JSON error envelope.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" {
+			return true
+		}
+	}
+	return false
 }
 
 // gitHelp is kong's help with "-h" advertised instead of "--help", which
@@ -187,6 +206,8 @@ func (c *Context) finish(err error) int {
 	} else if ce.Message != err.Error() {
 		ce = &contracts.Error{Code: ce.Code, Message: err.Error(), Details: ce.Details}
 	}
+	// No message may carry a credential, whatever produced it.
+	ce = &contracts.Error{Code: ce.Code, Message: redact.String(ce.Message), Details: ce.Details}
 	code := ce.Code.ExitCode()
 	if c.JSON {
 		c.writeJSON(contracts.ErrorEnvelope{SchemaVersion: contracts.CLIVersion, OK: false, Error: ce})

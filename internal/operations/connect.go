@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/redact"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
@@ -66,7 +67,7 @@ func gitSource(req ConnectRequest) (contracts.Source, error) {
 		src.Path = "."
 	}
 	for _, check := range []struct{ what, why string }{
-		{"repository " + req.Target, sources.CheckRepository(req.Target)},
+		{"repository " + redactedInput(req.Target), sources.CheckRepository(req.Target)},
 		{"--path " + req.Path, sources.CheckSubtree(src.Path)},
 		{"--ref " + req.Ref, sources.CheckBranch(req.Ref)},
 	} {
@@ -98,7 +99,7 @@ func directorySource(p *sources.Project, env Env, req ConnectRequest) (contracts
 	if !req.AllowInvalid {
 		if rep := tree.Verify(root); !rep.OK() {
 			return contracts.Source{}, contracts.Errorf(contracts.CodeTreeInvalid,
-				"%s does not verify (%d findings); fix it or pass --allow-invalid", req.Target, len(rep.Findings)).
+				"%s does not verify (%s); fix it or pass --allow-invalid", req.Target, countFindings(len(rep.Findings))).
 				WithDetails(map[string]any{"root": root, "findings": rep.Findings})
 		}
 	}
@@ -106,5 +107,18 @@ func directorySource(p *sources.Project, env Env, req ConnectRequest) (contracts
 	if rel, err := filepath.Rel(p.Root, root); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 		path = filepath.ToSlash(rel)
 	}
+	// Never write a declaration that reading the file back would reject.
+	if why := sources.CheckDirectoryPath(path); why != "" {
+		return contracts.Source{}, contracts.Errorf(contracts.CodeSourceInvalid, "cannot declare %s: its path %q %s", req.Target, path, why)
+	}
 	return contracts.Source{Kind: contracts.SourceDirectory, Path: path}, nil
+}
+
+// redactedInput shows a repository argument without anything that may be a
+// credential: userinfo before "@", and secrets redact recognises.
+func redactedInput(s string) string {
+	if i := strings.LastIndex(s, "@"); i >= 0 {
+		s = "***" + s[i:]
+	}
+	return redact.String(s)
 }

@@ -185,7 +185,7 @@ func verifySessionTree(s *contracts.Session) error {
 		return err
 	}
 	if rep := tree.Verify(root); !rep.OK() {
-		e := contracts.Errorf(contracts.CodeTreeInvalid, "the session's tree does not verify (%d findings); fix them in %s and finish again", len(rep.Findings), s.ContentRoot)
+		e := contracts.Errorf(contracts.CodeTreeInvalid, "the session's tree does not verify (%s); fix them in %s and finish again", countFindings(len(rep.Findings)), s.ContentRoot)
 		return e.WithDetails(map[string]any{"session": s.ID, "root": root, "findings": rep.Findings})
 	}
 	return nil
@@ -248,11 +248,23 @@ func publish(ctx context.Context, env Env, s *contracts.Session) error {
 			"%s moved on since the session began, so %.12s is not a fast-forward; the commit is kept on %s in %s for you to reconcile",
 			s.TargetBranch, s.Commit, s.Branch, s.Worktree).WithDetails(map[string]any{"session": s.ID, "commit": s.Commit, "worktree": s.Worktree})
 	}
-	if err := env.Git.UpdateRef(ctx, s.Repository.CommonDir, "refs/remotes/origin/"+s.TargetBranch, s.Commit); err != nil {
-		return gitErr(err)
+	if err := recordPublished(ctx, env, s); err != nil {
+		return err
 	}
 	s.State = contracts.SessionPublished
 	return saveSession(env, s)
+}
+
+// recordPublished moves the cache's tip of the branch to the published
+// commit, under the repository lock sync uses for that ref.
+func recordPublished(ctx context.Context, env Env, s *contracts.Session) error {
+	repo := strings.TrimSuffix(strings.TrimPrefix(s.Repository.Origin, "https://github.com/"), ".git")
+	unlock, err := env.managed().LockRepository(repo)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return gitErr(env.Git.UpdateRef(ctx, s.Repository.CommonDir, "refs/remotes/origin/"+s.TargetBranch, s.Commit))
 }
 
 func refuse(s *contracts.Session, code contracts.ErrorCode, why string, paths []string) error {

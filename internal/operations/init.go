@@ -2,10 +2,11 @@ package operations
 
 import (
 	"context"
-	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -17,14 +18,11 @@ type InitRequest struct {
 }
 
 // Init scaffolds a new tree root (content only) and declares it in the
-// project configuration. It refuses, writing nothing, when the directory
-// already holds a NODE.md. The configuration is checked before anything is
-// written, so an invalid one leaves no half-done tree.
+// project configuration. The tree is written while the configuration lock
+// is held, and removed again if declaring it fails, so a refusal (an
+// existing NODE.md, a held lock, an invalid configuration) leaves nothing
+// behind.
 func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult, error) {
-	p, _, err := openProject(ctx, env)
-	if err != nil && !req.NoConnect {
-		return nil, err
-	}
 	abs := env.Dir
 	if req.Dir != "" {
 		abs = env.Abs(req.Dir)
@@ -33,21 +31,72 @@ func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult,
 	if title == "" {
 		title = tree.DefaultTitle(abs)
 	}
-	root, err := tree.Scaffold(abs, title)
+	if req.NoConnect {
+		root, err := tree.Scaffold(abs, title)
+		if err != nil {
+			return nil, err
+		}
+		return initResult(root, title, false), nil
+	}
+	p, _, err := openProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	res := &contracts.InitResult{SchemaVersion: contracts.CLIVersion, Root: root, Document: filepath.Join(root, tree.NodeFile), Title: title}
-	if req.NoConnect {
-		return res, nil
-	}
-	src, err := directorySource(p, env, ConnectRequest{Target: root})
-	if err == nil {
-		_, err = declare(p, env, src)
-	}
+	firstMissing := missingAncestor(abs)
+	var root string
+	_, err = p.UpdateConfig(env.LockWait, func(cfg *contracts.Config) (bool, error) {
+		if root, err = tree.Scaffold(abs, title); err != nil {
+			return false, err
+		}
+		src, err := directorySource(p, env, ConnectRequest{Target: root})
+		if err != nil {
+			return false, err
+		}
+		want := sources.NewConnection(p.Root, src)
+		for _, s := range cfg.Trees {
+			if sources.NewConnection(p.Root, s).Identity == want.Identity {
+				return false, nil
+			}
+		}
+		cfg.Trees = append(cfg.Trees, src)
+		return true, nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("created %s but did not declare it in %s: %w", res.Document, p.ConfigFile, err)
+		if root != "" {
+			undoScaffold(root, firstMissing)
+		}
+		return nil, err
 	}
-	res.Connected = true
-	return res, nil
+	return initResult(root, title, true), nil
+}
+
+func initResult(root, title string, connected bool) *contracts.InitResult {
+	return &contracts.InitResult{SchemaVersion: contracts.CLIVersion, Root: root,
+		Document: filepath.Join(root, tree.NodeFile), Title: title, Connected: connected}
+}
+
+// missingAncestor returns the outermost directory of dir that does not
+// exist yet ("" when dir exists): what scaffolding will create.
+func missingAncestor(dir string) string {
+	missing := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || d == filepath.Dir(d) {
+			return missing
+		}
+		missing = d
+	}
+}
+
+// undoScaffold removes the NODE.md init wrote and the directories it
+// created for it, only while they are empty.
+func undoScaffold(root, firstMissing string) {
+	os.Remove(filepath.Join(root, tree.NodeFile))
+	if firstMissing == "" {
+		return
+	}
+	for d := root; ; d = filepath.Dir(d) {
+		if os.Remove(d) != nil || d == firstMissing || d == filepath.Dir(d) {
+			return
+		}
+	}
 }

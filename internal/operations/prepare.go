@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -50,7 +51,7 @@ func Prepare(ctx context.Context, env Env, selector string) (*contracts.SessionR
 	}
 	s.Worktree = filepath.Join(wtDir, s.ID)
 	s.ContentRoot = joinRel(s.Worktree, s.Subtree)
-	if err := env.Git.WorktreeAddBranch(ctx, s.Repository.CommonDir, s.Worktree, s.Branch, s.Base); err != nil {
+	if err := addSessionWorktree(ctx, env, s); err != nil {
 		os.RemoveAll(s.Worktree)
 		return nil, contracts.Errorf(contracts.CodeGit, "cannot create the session worktree: %v", err)
 	}
@@ -62,6 +63,20 @@ func Prepare(ctx context.Context, env Env, selector string) (*contracts.SessionR
 	}
 	s.Head = s.Base
 	return &contracts.SessionResult{SchemaVersion: contracts.CLIVersion, Session: s}, nil
+}
+
+// addSessionWorktree creates the session's branch and worktree. In a git
+// source's cache it holds the repository lock, as every worktree creation
+// there does, so sync never mistakes a half-made record for a leftover.
+func addSessionWorktree(ctx context.Context, env Env, s *contracts.Session) error {
+	if s.Repository.Kind == contracts.SourceGit {
+		unlock, err := env.managed().LockRepository(strings.ToLower(s.Connection.Source.Repository))
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	return env.Git.WorktreeAddBranch(ctx, s.Repository.CommonDir, s.Worktree, s.Branch, s.Base)
 }
 
 // sessionConnection picks the declared source a session binds to.

@@ -128,7 +128,7 @@ func verifyFetched(root string) error {
 		return contracts.Errorf(contracts.CodeNotATree, "the fetched subtree %s has no NODE.md", root).WithDetails(map[string]any{"root": root})
 	}
 	if rep := tree.Verify(root); !rep.OK() {
-		return contracts.Errorf(contracts.CodeTreeInvalid, "the fetched tree does not verify (%d findings)", len(rep.Findings)).
+		return contracts.Errorf(contracts.CodeTreeInvalid, "the fetched tree does not verify (%s)", countFindings(len(rep.Findings))).
 			WithDetails(map[string]any{"root": root, "findings": rep.Findings})
 	}
 	return nil

@@ -3,6 +3,7 @@ package operations
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -30,6 +31,9 @@ func (t treeTarget) selector() string {
 // targetFor turns one argument into a tree: a declared source's selector
 // first, else a tree directory.
 func targetFor(ctx context.Context, env Env, conns []sources.Connection, arg string) (treeTarget, error) {
+	if arg == "" {
+		return treeTarget{}, contracts.Errorf(contracts.CodeUsage, "an empty string names no tree")
+	}
 	if len(conns) > 0 {
 		c, err := sources.Select(conns, arg, env.Dir)
 		if err == nil {
@@ -119,4 +123,12 @@ func openTree(abs, name string) (string, error) {
 		return "", contracts.Errorf(contracts.CodeNotATree, "%s is not a tree: it has no NODE.md", name).WithDetails(map[string]any{"path": root})
 	}
 	return root, nil
+}
+
+// countFindings is "1 finding" or "N findings".
+func countFindings(n int) string {
+	if n == 1 {
+		return "1 finding"
+	}
+	return fmt.Sprintf("%d findings", n)
 }

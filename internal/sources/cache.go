@@ -42,9 +42,10 @@ func splitRepository(repository string) (owner, name string) {
 	return owner, name
 }
 
-// lockRepository serialises cache and snapshot work on one repository. An
-// owner never contains a dot, so "owner.name" cannot collide.
-func (m *Managed) lockRepository(repository string) (func(), error) {
+// LockRepository serialises cache and snapshot work on one repository
+// (and any update of its remote-tracking refs). An owner never contains a
+// dot, so "owner.name" cannot collide.
+func (m *Managed) LockRepository(repository string) (func(), error) {
 	owner, name := splitRepository(repository)
 	l, err := m.Home.Lock("repo."+owner+"."+name, "git-context-tree sync of "+owner+"/"+name, m.LockWait)
 	if err != nil {
@@ -136,7 +137,9 @@ func (m *Managed) createCache(ctx context.Context, repository, branch string) (s
 
 // fetch fetches exactly the declared branch into the cache, telling a
 // missing branch from an unreachable repository by ls-remote's exit code.
+// The caller holds the repository lock.
 func (m *Managed) fetch(ctx context.Context, cache, repository, branch string) error {
+	removeStaleRefLocks(cache, branch)
 	err := m.Git.FetchBranch(ctx, cache, "origin", branch, cacheRef(branch))
 	if err == nil {
 		return nil
@@ -151,6 +154,20 @@ func (m *Managed) fetch(ctx context.Context, cache, repository, branch string) e
 	}
 	return contracts.Errorf(contracts.CodeFetchFailed, "cannot fetch %s branch %q: %s", repository, branch, redact.String(err.Error())).
 		WithDetails(map[string]any{"repository": repository, "branch": branch})
+}
+
+// removeStaleRefLocks deletes the ref lock files a killed fetch can leave
+// in a cache. Only git-context-tree writes these refs, always under the
+// repository lock the caller holds, so any such file is abandoned.
+func removeStaleRefLocks(cache, branch string) {
+	for _, name := range []string{
+		filepath.Join(cache, filepath.FromSlash(cacheRef(branch))+".lock"),
+		filepath.Join(cache, "packed-refs.lock"),
+		filepath.Join(cache, "shallow.lock"),
+		filepath.Join(cache, "config.lock"),
+	} {
+		os.Remove(name)
+	}
 }
 
 // removeLeftovers deletes staging directories an interrupted run left in dir.

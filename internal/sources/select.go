@@ -13,6 +13,10 @@ import (
 // directory source with that real path. A short selector matching several
 // sources fails with every matching exact selector.
 func Select(conns []Connection, selector, cwd string) (Connection, error) {
+	if selector == "" {
+		return Connection{}, contracts.Errorf(contracts.CodeSelectorNotFound, "an empty selector names no source").
+			WithDetails(map[string]any{"selector": selector})
+	}
 	for _, c := range conns {
 		if c.Exact == selector {
 			return c, nil

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -68,7 +69,6 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 		return path, nil
 	}
 	dir := filepath.Dir(path)
-	m.removeLeftoverWorktrees(ctx, cache, dir)
 	staging, err := os.MkdirTemp(dir, ".staging-"+commit+"-")
 	if err != nil {
 		return "", contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", dir, err)
@@ -107,10 +107,37 @@ func (m *Managed) discard(ctx context.Context, cache, path, dir string) error {
 	return gitError(m.Git.WorktreePrune(ctx, cache))
 }
 
-// removeLeftoverWorktrees deletes staging and trash directories that an
-// interrupted run left, and git's records of them.
-func (m *Managed) removeLeftoverWorktrees(ctx context.Context, cache, dir string) {
+// removeBrokenWorktreeRecords deletes the records (worktrees/<id> in the
+// cache, gitrepository-layout(5)) of worktrees whose creation was killed:
+// a record without its gitdir file, or one for a staging or trash
+// directory. git itself cannot list a repository with such a record, and
+// `worktree prune` skips it while `worktree add` has it locked. Callers
+// hold the repository lock, which every worktree creation in a cache takes.
+func removeBrokenWorktreeRecords(cache string) {
+	admin := filepath.Join(cache, "worktrees")
+	entries, _ := os.ReadDir(admin)
+	for _, e := range entries {
+		rec := filepath.Join(admin, e.Name())
+		gitdir, err := os.ReadFile(filepath.Join(rec, "gitdir"))
+		base := filepath.Base(filepath.Dir(strings.TrimSpace(string(gitdir))))
+		if err != nil || len(strings.TrimSpace(string(gitdir))) == 0 ||
+			strings.HasPrefix(base, ".staging-") || strings.HasPrefix(base, ".trash-") {
+			os.RemoveAll(rec)
+		}
+	}
+}
+
+// removeLeftoverWorktrees deletes the staging and trash directories an
+// interrupted run left among a repository's snapshots, and git's records of
+// them. The caller holds the repository lock.
+func (m *Managed) removeLeftoverWorktrees(ctx context.Context, cache, repository string) error {
+	owner, name := splitRepository(repository)
+	dir, err := m.Home.Dir("snapshots", owner, name)
+	if err != nil {
+		return err
+	}
+	removeBrokenWorktreeRecords(cache)
 	removeLeftovers(dir, ".staging-")
 	removeLeftovers(dir, ".trash-")
-	m.Git.WorktreePrune(ctx, cache)
+	return gitError(m.Git.WorktreePrune(ctx, cache))
 }

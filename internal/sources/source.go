@@ -50,7 +50,7 @@ func parseSource(raw json.RawMessage) (contracts.Source, *pointerError) {
 		return src, perr
 	}
 	if src.Kind == contracts.SourceDirectory {
-		if why := checkDirectoryPath(src.Path); why != "" {
+		if why := CheckDirectoryPath(src.Path); why != "" {
 			return src, &pointerError{"/path", why}
 		}
 		return src, nil
@@ -76,9 +76,9 @@ func parseSource(raw json.RawMessage) (contracts.Source, *pointerError) {
 	return src, nil
 }
 
-// checkDirectoryPath accepts a clean absolute path or a canonical relative
+// CheckDirectoryPath accepts a clean absolute path or a canonical relative
 // path inside the project ("." is the project root itself).
-func checkDirectoryPath(p string) string {
+func CheckDirectoryPath(p string) string {
 	if filepath.IsAbs(p) {
 		if strings.Contains(p, `\`) {
 			return "must not contain backslashes"

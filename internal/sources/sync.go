@@ -15,7 +15,7 @@ import (
 // uses the cached ref and never touches the network.
 func (m *Managed) Sync(ctx context.Context, c Connection, offline bool) (*Snapshot, error) {
 	repo, branch := strings.ToLower(c.Source.Repository), c.Source.Ref
-	unlock, err := m.lockRepository(repo)
+	unlock, err := m.LockRepository(repo)
 	if err != nil {
 		return nil, err
 	}
@@ -31,9 +31,16 @@ func (m *Managed) Sync(ctx context.Context, c Connection, offline bool) (*Snapsh
 		if cache, err = m.createCache(ctx, repo, branch); err != nil {
 			return nil, err
 		}
-	case !offline:
-		if err := m.fetch(ctx, cache, repo, branch); err != nil {
+	default:
+		// A killed run can leave half-made worktrees whose records break
+		// git's connectivity checks: clear them before anything else.
+		if err := m.removeLeftoverWorktrees(ctx, cache, repo); err != nil {
 			return nil, err
+		}
+		if !offline {
+			if err := m.fetch(ctx, cache, repo, branch); err != nil {
+				return nil, err
+			}
 		}
 	}
 	commit, err := m.Git.ResolveCommit(ctx, cache, cacheRef(branch))
