@@ -87,6 +87,9 @@ var refusals = map[ErrorCode]bool{
 	CodeIgnoredContent:     true,
 	CodePublishUnsupported: true,
 	CodePublishRejected:    true,
+	CodeHookForeign:        true,
+	CodeHooksPathOutside:   true,
+	CodeSkillsPathUnsafe:   true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

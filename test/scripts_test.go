@@ -130,6 +130,20 @@ var jsonResultSchemas = map[string]string{
 	"list":       "list",
 	"resolve":    "resolve",
 
+	"sync":          "sync",
+	"write prepare": "session",
+	"write finish":  "session",
+	"write abort":   "session",
+	"write show":    "session",
+	"write list":    "session-list",
+	"prepare":       "session",
+	"finish":        "session",
+	"abort":         "session",
+
+	"hooks install":   "hooks",
+	"hooks uninstall": "hooks",
+	"hooks status":    "hooks",
+
 	"skills install":   "skills-install",
 	"skills uninstall": "skills-uninstall",
 	"skills list":      "skills-list",

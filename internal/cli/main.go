@@ -49,6 +49,9 @@ type commands struct {
 	Finish  finishCmd  `cmd:"" group:"write" help:"Same as write finish."`
 	Abort   abortCmd   `cmd:"" group:"write" help:"Same as write abort."`
 
+	Hooks hooksCmd `cmd:"" help:"Install, remove or check the pre-commit hook."`
+
+	Skills  skillsCmd  `cmd:"" help:"Install, remove and list the agent skills (context-tree-*)."`
 	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
 	Version versionCmd `cmd:"" help:"Print version and build information."`
 }

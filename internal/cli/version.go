@@ -2,10 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/buildinfo"
 )
 
 type versionCmd struct{}
@@ -27,22 +26,4 @@ func (cmd *versionCmd) Run(c *Context) error {
 
 // BuildVersion reads the module version and VCS revision stamped into the
 // binary by the go command.
-func BuildVersion() contracts.VersionInfo {
-	v := contracts.VersionInfo{SchemaVersion: contracts.CLIVersion, Version: "(devel)", GoVersion: runtime.Version(), DocumentVersion: contracts.DocumentVersion}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return v
-	}
-	if bi.Main.Version != "" {
-		v.Version = bi.Main.Version
-	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v.Revision = s.Value
-		case "vcs.modified":
-			v.Modified = s.Value == "true"
-		}
-	}
-	return v
-}
+func BuildVersion() contracts.VersionInfo { return buildinfo.Read() }
