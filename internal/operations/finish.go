@@ -135,7 +135,7 @@ func commitSession(ctx context.Context, env Env, s *contracts.Session, req Finis
 				outside = append(outside, p)
 			}
 		}
-		if strings.HasSuffix(e.Path, "/") {
+		if strings.HasSuffix(e.Path, "/") && exists(filepath.Join(s.Worktree, e.Path, ".git")) {
 			nested = append(nested, e.Path) // git shows a nested repository as one directory entry
 		}
 		if e.Kind == '!' && inSubtree(e.Path, s.Subtree) {
@@ -255,16 +255,11 @@ func publish(ctx context.Context, env Env, s *contracts.Session) error {
 	return saveSession(env, s)
 }
 
-// recordPublished moves the cache's tip of the branch to the published
-// commit, under the repository lock sync uses for that ref.
+// recordPublished makes the published commit the git source's current
+// snapshot, as a sync would find it.
 func recordPublished(ctx context.Context, env Env, s *contracts.Session) error {
 	repo := strings.TrimSuffix(strings.TrimPrefix(s.Repository.Origin, "https://github.com/"), ".git")
-	unlock, err := env.managed().LockRepository(repo)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return gitErr(env.Git.UpdateRef(ctx, s.Repository.CommonDir, "refs/remotes/origin/"+s.TargetBranch, s.Commit))
+	return env.managed().RecordPublished(ctx, repo, s.TargetBranch, s.Commit)
 }
 
 func refuse(s *contracts.Session, code contracts.ErrorCode, why string, paths []string) error {

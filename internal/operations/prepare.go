@@ -165,6 +165,9 @@ func joinRel(root, rel string) string {
 }
 
 func gitErr(err error) error {
+	if err == nil {
+		return nil
+	}
 	var ce *contracts.Error
 	if errors.As(err, &ce) {
 		return err

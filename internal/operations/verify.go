@@ -38,8 +38,8 @@ func Verify(ctx context.Context, env Env, args []string) (*contracts.VerifyRepor
 	case len(args) > 0:
 		for _, a := range args {
 			t, err := targetFor(ctx, env, conns, a)
-			if err != nil && t.Conn == nil {
-				return nil, err
+			if err != nil && (t.Conn == nil || t.Conn.Source.Kind == contracts.SourceGit) {
+				return nil, err // a tree asked for by name must be verified
 			}
 			if err := add(t, err); err != nil {
 				return nil, err

@@ -152,7 +152,7 @@ func (m *Managed) fetch(ctx context.Context, cache, repository, branch string) e
 		return contracts.Errorf(contracts.CodeBranchNotFound, "%s has no branch %q", repository, branch).
 			WithDetails(map[string]any{"repository": repository, "branch": branch})
 	}
-	return contracts.Errorf(contracts.CodeFetchFailed, "cannot fetch %s branch %q: %s", repository, branch, redact.String(err.Error())).
+	return contracts.Errorf(contracts.CodeFetchFailed, "cannot fetch %s branch %q: %s", repository, branch, redact.String(git.Summary(err))).
 		WithDetails(map[string]any{"repository": repository, "branch": branch})
 }
 

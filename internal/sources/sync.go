@@ -143,6 +143,13 @@ func (m *Managed) checkSubtree(ctx context.Context, cache, commit, subtree strin
 	for p := subtree; p != "."; p = path.Dir(p) {
 		prefixes = append([]string{p}, prefixes...)
 	}
+	if _, found := modes[subtree]; !found {
+		// ls-tree lists nothing below a gitlink or symlink: look at each
+		// directory on the way, so they are named rather than "missing".
+		if err := m.lsPrefixes(ctx, cache, commit, prefixes, modes); err != nil {
+			return err
+		}
+	}
 	for _, p := range prefixes {
 		switch modes[p] {
 		case "040000":
@@ -154,6 +161,47 @@ func (m *Managed) checkSubtree(ctx context.Context, cache, commit, subtree strin
 			return contracts.Errorf(contracts.CodeRootSymlink, "%s is a symlink in commit %.12s; a tree root must be a real directory", p, commit).WithDetails(map[string]any{"path": p})
 		default:
 			return contracts.Errorf(contracts.CodeNotATree, "%s is a file in commit %.12s, not a directory", p, commit).WithDetails(map[string]any{"path": p})
+		}
+	}
+	return nil
+}
+
+// RecordPublished moves the cache's tip of branch to a commit just pushed
+// there and builds its snapshot, so reads see what was published without
+// another sync.
+func (m *Managed) RecordPublished(ctx context.Context, repository, branch, commit string) error {
+	repo := strings.ToLower(repository)
+	unlock, err := m.LockRepository(repo)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	cache, err := m.openCache(ctx, repo)
+	if err != nil {
+		return err
+	}
+	if err := m.Git.UpdateRef(ctx, cache, cacheRef(branch), commit); err != nil {
+		return gitError(err)
+	}
+	_, err = m.ensureSnapshot(ctx, cache, repo, commit)
+	return err
+}
+
+// lsPrefixes records the mode of each path on the way to a subtree, one
+// non-recursive ls-tree each, stopping at the first that is not a tree.
+func (m *Managed) lsPrefixes(ctx context.Context, cache, commit string, prefixes []string, modes map[string]string) error {
+	for _, p := range prefixes {
+		entries, err := m.Git.LsTree(ctx, cache, commit, false, p)
+		if err != nil {
+			return gitError(err)
+		}
+		for _, e := range entries {
+			if e.Path == p {
+				modes[p] = e.Mode
+			}
+		}
+		if modes[p] != "040000" {
+			return nil
 		}
 	}
 	return nil

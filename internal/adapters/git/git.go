@@ -125,3 +125,20 @@ func (g *Git) repositoryVars(ctx context.Context) ([]string, error) {
 	})
 	return g.localVars, g.localVarsErr
 }
+
+// Summary is what git said about a failure, without the command line (which
+// may name internal paths): the first line of its stderr, or the error.
+func Summary(err error) string {
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		msg := strings.TrimSpace(ee.Stderr)
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		if msg != "" {
+			return msg
+		}
+		return fmt.Sprintf("git exited with %d", ee.Code)
+	}
+	return err.Error()
+}

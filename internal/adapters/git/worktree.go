@@ -1,6 +1,7 @@
 package git
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -60,5 +61,19 @@ func (g *Git) InspectWorktree(ctx context.Context, dir string) (*WorktreeState, 
 		return nil, err
 	}
 	st.Clean = len(status) == 0
+	if st.Clean {
+		// status trusts entries marked skip-worktree or assume-unchanged:
+		// a clean snapshot has no such marks.
+		flags, err := g.Run(ctx, Isolated, dir, "ls-files", "-v", "-z")
+		if err != nil {
+			return nil, err
+		}
+		for _, rec := range bytes.Split(flags, []byte{0}) {
+			if len(rec) > 0 && rec[0] != 'H' {
+				st.Clean = false
+				break
+			}
+		}
+	}
 	return st, nil
 }
