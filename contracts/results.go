@@ -28,6 +28,8 @@ type VerifyReport struct {
 	// Skipped lists declared trees that could not be verified here, such as
 	// git sources without a local snapshot, with the reason.
 	Skipped []SkippedTree `json:"skipped,omitempty"`
+	// Note explains a staged verification that had nothing to check.
+	Note string `json:"note,omitempty"`
 }
 
 // SkippedTree is a declared tree verification did not check.

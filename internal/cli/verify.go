@@ -9,7 +9,8 @@ import (
 )
 
 type verifyCmd struct {
-	Trees []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: every declared source, else the tree at or above the current directory)."`
+	Trees  []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: every declared source, else the tree at or above the current directory)."`
+	Staged bool     `name:"staged" help:"Verify the declared trees of this repository as staged in the index (what the pre-commit hook runs)."`
 }
 
 func (cmd *verifyCmd) Help() string {
@@ -21,11 +22,41 @@ directory is not a tree.`
 }
 
 func (cmd *verifyCmd) Run(c *Context) error {
+	if cmd.Staged {
+		return cmd.runStaged(c)
+	}
 	rep, err := operations.Verify(c, c.Env, cmd.Trees)
 	if err != nil {
 		return err
 	}
 	if err := c.emit(rep, func() { c.printVerify(rep) }); err != nil {
+		return err
+	}
+	if !rep.OK {
+		return exitStatus(contracts.ExitFailed)
+	}
+	return nil
+}
+
+// runStaged is hook mode: findings, then how to bypass and see details.
+func (cmd *verifyCmd) runStaged(c *Context) error {
+	if len(cmd.Trees) > 0 {
+		return contracts.Errorf(contracts.CodeUsage, "verify --staged checks every declared tree of this repository; it takes no arguments")
+	}
+	rep, err := operations.VerifyStaged(c, c.Env)
+	if err != nil {
+		return err
+	}
+	if err := c.emit(rep, func() {
+		if rep.Note != "" {
+			fmt.Fprintf(c.Stderr, "git-context-tree: %s\n", rep.Note)
+			return
+		}
+		c.printVerify(rep)
+		if !rep.OK {
+			fmt.Fprintln(c.Stderr, "The staged Context Tree does not verify. Fix the findings and stage them, or commit with --no-verify (GIT_CONTEXT_TREE_SKIP=1 skips only this check); details: git context-tree --json verify --staged")
+		}
+	}); err != nil {
 		return err
 	}
 	if !rep.OK {

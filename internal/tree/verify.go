@@ -2,6 +2,7 @@ package tree
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,19 +29,41 @@ func (r *Report) OK() bool { return len(r.Findings) == 0 }
 // first. root must come from OpenRoot. Documents are read and parsed on all
 // cores while the directory walk goes on.
 func Verify(root string) *Report {
-	jobs := make(chan docJob, 256)
-	w := &walker{root: root, jobs: jobs, docs: map[string]bool{}, dirNodes: map[string]bool{}}
+	return verifyContent(diskContent{root: root})
+}
+
+// verifyContent verifies a tree served by src: a directory on disk, or a
+// git index.
+func verifyContent(src content) *Report {
+	jobs := make(chan []docJob, 64)
+	w := &walker{root: src.path(), src: src, jobs: jobs, docs: map[string]bool{}, dirNodes: map[string]bool{}}
 
 	workers := runtime.GOMAXPROCS(0)
-	results := make([][]docResult, workers)
+	results := make([][]contracts.Finding, workers)
 	var wg sync.WaitGroup
 	for i := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			x := NewLinkExtractor()
-			for j := range jobs {
-				results[i] = append(results[i], checkDocument(x, j))
+			var buf []byte // reused: nothing keeps a document's bytes
+			var links []docResult
+			for batch := range jobs {
+				for _, j := range batch {
+					r := checkDocument(w.src, x, &buf, j)
+					results[i] = append(results[i], r.findings...)
+					if len(r.softLinks) > 0 {
+						links = append(links, r)
+					}
+				}
+			}
+			// jobs is closed: the walk is over and its index complete.
+			for _, r := range links {
+				for _, sl := range r.softLinks {
+					if f, bad := w.checkSoftLink(r.rel, sl); bad {
+						results[i] = append(results[i], f)
+					}
+				}
 			}
 		}()
 	}
@@ -49,15 +72,8 @@ func Verify(root string) *Report {
 	wg.Wait()
 
 	findings := w.findings
-	for _, rs := range results {
-		for _, r := range rs {
-			findings = append(findings, r.findings...)
-			for _, sl := range r.softLinks {
-				if f, bad := w.checkSoftLink(r.rel, sl); bad {
-					findings = append(findings, f)
-				}
-			}
-		}
+	for _, fs := range results {
+		findings = append(findings, fs...)
 	}
 	return &Report{Findings: sortFindings(findings), Scanned: w.scanned}
 }
@@ -69,26 +85,33 @@ type docResult struct {
 }
 
 // checkDocument reads, parses and checks one document and its Markdown links.
-func checkDocument(x *LinkExtractor, j docJob) docResult {
+func checkDocument(src content, x *LinkExtractor, buf *[]byte, j docJob) docResult {
 	res := docResult{rel: j.rel}
-	if j.size > contracts.MaxDocumentBytes {
+	data, err := src.readFile(buf, j.rel, contracts.MaxDocumentBytes)
+	var big *tooLargeError
+	if errors.As(err, &big) {
 		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingDocumentUnreadable, Path: j.rel,
-			Message: fmt.Sprintf("document is %d bytes; documents over %d bytes are not parsed", j.size, contracts.MaxDocumentBytes)})
+			Message: fmt.Sprintf("document is %d bytes; documents over %d bytes are not parsed", big.size, contracts.MaxDocumentBytes)})
 		return res
 	}
-	data, err := readRegular(j.abs, contracts.MaxDocumentBytes)
 	if err != nil {
 		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingDocumentUnreadable, Path: j.rel,
 			Message: fmt.Sprintf("document cannot be read: %v", unwrapPathError(err))})
 		return res
 	}
-	doc := ParseDocument(j.rel, data, j.root)
+	doc, quick := quickDocument(j.rel, data, j.root)
+	if !quick || !verifyFastPaths {
+		doc = ParseDocument(j.rel, data, j.root)
+	}
 	res.findings = doc.Findings
 	res.softLinks = doc.Meta.SoftLinks
 	if doc.Body == nil {
 		return res // unparseable header: where the body starts is unknown
 	}
 	dir := path.Dir(j.rel)
+	if verifyFastPaths && !linksMayEscape(doc.Body, dirDepth(dir)) {
+		return res
+	}
 	for _, l := range x.Extract(doc.Body) {
 		if _, v := ResolveTarget(dir, l.Destination, false); v == TargetEscapes {
 			res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingMarkdownLinkPathEscape, Path: j.rel,

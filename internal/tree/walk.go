@@ -3,8 +3,6 @@ package tree
 import (
 	"fmt"
 	"io/fs"
-	"os"
-	"path"
 	"path/filepath"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -15,7 +13,8 @@ import (
 // never read.
 type walker struct {
 	root     string
-	jobs     chan<- docJob
+	src      content
+	jobs     chan<- []docJob // the documents of one directory at a time
 	findings []contracts.Finding
 	scanned  contracts.Scanned
 	docs     map[string]bool // every regular content document
@@ -25,7 +24,6 @@ type walker struct {
 type docJob struct {
 	rel  string
 	abs  string
-	size int64
 	root bool
 }
 
@@ -36,7 +34,7 @@ func (w *walker) add(code contracts.FindingCode, rel, msg string) {
 // walkDir lists one content directory and recurses into its subdirectories.
 func (w *walker) walkDir(rel string) {
 	abs := filepath.Join(w.root, filepath.FromSlash(rel))
-	entries, err := os.ReadDir(abs)
+	entries, err := w.src.readDir(rel)
 	w.scanned.Directories++
 	if err != nil {
 		w.add(contracts.FindingDocumentUnreadable, rel, fmt.Sprintf("directory cannot be read: %v", unwrapPathError(err)))
@@ -44,10 +42,12 @@ func (w *walker) walkDir(rel string) {
 	}
 	hasNode := false
 	var subdirs []string
+	var batch []docJob
 	for _, e := range entries {
 		name := e.Name()
-		child := path.Join(rel, name)
-		if ClassOf(child) == contracts.ClassInfrastructure {
+		child := joinEntry(rel, name)
+		class := ClassOf(child)
+		if class == contracts.ClassInfrastructure {
 			continue
 		}
 		typ := e.Type()
@@ -64,19 +64,18 @@ func (w *walker) walkDir(rel string) {
 			}
 			w.docs[child] = true
 			w.scanned.Documents++
-			if ClassOf(child) == contracts.ClassMember {
+			if class == contracts.ClassMember {
 				w.scanned.Member++
 			} else {
 				w.scanned.Normal++
 			}
-			var size int64
-			if info, err := e.Info(); err == nil {
-				size = info.Size()
-			}
-			w.jobs <- docJob{rel: child, abs: filepath.Join(abs, name), size: size, root: rel == "." && name == NodeFile}
+			batch = append(batch, docJob{rel: child, abs: abs + string(filepath.Separator) + name, root: rel == "." && name == NodeFile})
 		default:
 			w.scanned.Assets++
 		}
+	}
+	if len(batch) > 0 {
+		w.jobs <- batch
 	}
 	switch {
 	case hasNode:
@@ -89,4 +88,13 @@ func (w *walker) walkDir(rel string) {
 	for _, d := range subdirs {
 		w.walkDir(d)
 	}
+}
+
+// joinEntry is path.Join(dir, name) for a clean directory and a name from
+// its listing (never "", "." or "..", never holding "/"), without Clean.
+func joinEntry(dir, name string) string {
+	if dir == "." {
+		return name
+	}
+	return dir + "/" + name
 }

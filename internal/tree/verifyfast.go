@@ -1,0 +1,586 @@
+package tree
+
+// Fast paths for Verify. Each one decides only the cases it can prove and
+// hands every other document to ParseDocument and the CommonMark link
+// extractor, so Verify's findings are the same either way; the fast paths
+// only decide how much work a clean, ordinary document costs.
+// verifyfast_test.go compares both paths on generated and mutated documents.
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+)
+
+// linksMayEscape reports whether some Markdown link, image or reference
+// definition in body might have a destination that leaves the tree, for a
+// document whose directory is depth levels below the root. false proves
+// that none does, so the body need not be parsed at all.
+//
+// The proof rests on how destinations are read: a CommonMark destination
+// lies within one line, starts after "(", ":" (a reference definition), "<"
+// or whitespace, and is the source text itself unless the line holds a
+// backslash escape or an entity reference; ResolveTarget then trims
+// whitespace (ASCII, or Unicode, whose UTF-8 bytes are all >= 0x80), cuts
+// the path at '?' or '#' and percent-decodes. On a line without '\\', '&'
+// or '%', a destination can therefore only escape through a drive letter
+// ("C:", "/C:") or through ".." segments that climb above the root (a
+// rooted "/..." path) or above the document's directory (a relative path).
+// lineMayEscape tries every place a destination may start, reading all of
+// the rest of the line as the path: a destination is a prefix of it, and a
+// climb within a prefix is a climb of the whole.
+func linksMayEscape(body []byte, depth int) bool {
+	for len(body) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(body, '\n'); i >= 0 {
+			line, body = body[:i], body[i+1:]
+		} else {
+			line, body = body, nil
+		}
+		if lineMayEscape(line, depth) {
+			return true
+		}
+	}
+	return false
+}
+
+// startsDestination reports whether a destination, once ResolveTarget has
+// trimmed it, may start right after byte c.
+func startsDestination(c byte) bool { return destinationStarts[c] }
+
+var destinationStarts = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c <= ' ' || c == '(' || c == ':' || c == '<' || c >= 0x80
+	}
+	return t
+}()
+
+// lineMayEscape decides one line. Most lines are settled by a few fast
+// searches; a line with ".." is scanned from right to left, so that for the
+// segment under the cursor the scan knows cont, the least level
+// (directories below the root) a path must be at when it passes the next
+// '/' so as never to climb above the root afterwards. A rooted path, from
+// a '/' where a destination may start, is at level 0 there, whatever the
+// slashes that follow.
+func lineMayEscape(line []byte, depth int) bool {
+	if bytes.IndexByte(line, '\\') >= 0 || bytes.IndexByte(line, '&') >= 0 || bytes.IndexByte(line, '%') >= 0 {
+		return true
+	}
+	// A drive letter: "C:" or "/C:" where a destination may start.
+	for i := bytes.IndexByte(line, ':'); i >= 0; {
+		if i >= 1 && isAlpha(line[i-1]) {
+			j := i - 2
+			for j >= 0 && line[j] == '/' {
+				j--
+			}
+			if j < 0 || startsDestination(line[j]) {
+				return true
+			}
+		}
+		k := bytes.IndexByte(line[i+1:], ':')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	// ".." segments. No path starting after the last ".." needs any level,
+	// so the scan starts there, with a path cut short at it: a path that
+	// ends earlier can only need more.
+	last := -1
+	for i := bytes.Index(line, []byte("..")); i >= 0; {
+		last = i
+		k := bytes.Index(line[i+1:], []byte(".."))
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	if last < 0 {
+		return false
+	}
+	line = line[:last+2]
+	end := len(line) // of the segment under the cursor: the next '/', '?', '#' or the line end
+	cont := 0        // the level needed after the '/' at end; 0 after '?', '#' or the line end
+	for p := len(line) - 1; p >= 0; p-- {
+		switch line[p] {
+		case '/':
+			cont = levelNeeded(line[p+1:end], cont)
+			end = p
+		case '?', '#':
+			cont, end = 0, p
+		}
+		if p > 0 && !startsDestination(line[p-1]) {
+			continue
+		}
+		if line[p] == '/' && cont > 0 || line[p] != '/' && levelNeeded(line[p:end], cont) > depth {
+			return true
+		}
+	}
+	return false
+}
+
+// levelNeeded is the least level a path must start at so that, reading the
+// segment seg and then a path that needs level cont, it never climbs above
+// the root; seg may also be where the path ends.
+func levelNeeded(seg []byte, cont int) int {
+	switch {
+	case len(seg) >= 2 && seg[0] == '.' && seg[1] == '.':
+		if len(seg) == 2 {
+			return cont + 1
+		}
+		return max(1, cont-1) // ".." if the destination ends there
+	case len(seg) == 0 || len(seg) == 1 && seg[0] == '.':
+		return cont
+	}
+	return max(0, cont-1)
+}
+
+// quickDocument parses a document whose frontmatter is plain, common YAML
+// that ParseDocument would accept without any finding: a mapping of simple
+// keys whose values are one-line scalars, block scalars, one-line flow
+// lists of words, block lists of one-line scalars or (for keys other than
+// title, description and soft_links) mappings of simple keys to one-line
+// scalars, with a non-empty string title, an optional non-empty string
+// description and an optional non-empty soft_links list of non-empty
+// strings. It returns the document's Body, BodyLine and Meta.SoftLinks (all
+// Verify needs) and true, or false for anything else (the root, a BOM,
+// CRLF, comments, tabs, anchors, deeper nesting, escapes, any doubt), which
+// ParseDocument must then parse.
+func quickDocument(rel string, data []byte, root bool) (*Document, bool) {
+	if root {
+		return nil, false
+	}
+	first, rest, _ := cutLine(data)
+	if string(first) != "---" {
+		return nil, false
+	}
+	var h quickHeader
+	for line := 2; len(rest) > 0; line++ {
+		l, next, _ := cutLine(rest)
+		if string(l) == "---" {
+			if !h.finish() || !h.hasTitle || !utf8.Valid(next) {
+				return nil, false
+			}
+			return &Document{Path: rel, Body: next, BodyLine: line + 1, Meta: Meta{SoftLinks: h.softLinks}}, true
+		}
+		if !h.line(l, line) {
+			return nil, false
+		}
+		rest = next
+	}
+	return nil, false
+}
+
+// quickHeader is the state of quickDocument's line-by-line header reading.
+type quickHeader struct {
+	keys      keySet // top-level keys
+	inner     keySet // keys of the mapping under key
+	key       []byte // the top-level key whose value may go on below
+	mode      int
+	indent    int  // of the list items, mapping keys or block scalar lines; -1 before the first
+	content   bool // the block scalar has a line with a letter or digit
+	hasTitle  bool
+	softLinks []SoftLink
+}
+
+const (
+	modeTop     = iota // only top-level keys may follow
+	modePending        // after "key:": a block list or mapping may follow
+	modeList           // in a block list
+	modeMap            // in a mapping under a top-level key
+	modeBlock          // in a block scalar
+)
+
+// keySet is the keys of one mapping, to refuse duplicates.
+type keySet struct {
+	keys [16][]byte
+	n    int
+}
+
+func (k *keySet) add(key []byte) bool {
+	if k.n == len(k.keys) {
+		return false
+	}
+	for _, seen := range k.keys[:k.n] {
+		if bytes.Equal(seen, key) {
+			return false
+		}
+	}
+	k.keys[k.n] = key
+	k.n++
+	return true
+}
+
+// line reads one header line (file line n).
+func (h *quickHeader) line(l []byte, n int) bool {
+	if !yamlPlainText(l) {
+		return false
+	}
+	if len(l) == 0 {
+		if h.mode == modeBlock {
+			return true
+		}
+		return h.finish()
+	}
+	indent := 0
+	for indent < len(l) && l[indent] == ' ' {
+		indent++
+	}
+	if indent == len(l) {
+		return false // only spaces
+	}
+	switch {
+	case h.mode == modeBlock && indent > 0:
+		if h.indent >= 0 && indent < h.indent {
+			return false
+		}
+		if h.indent < 0 {
+			h.indent = indent
+		}
+		h.content = h.content || hasAlnum(l)
+		return true
+	case (h.mode == modePending || h.mode == modeList) && indent+1 < len(l) && l[indent] == '-' && l[indent+1] == ' ':
+		if h.mode == modeList && indent != h.indent {
+			return false
+		}
+		h.mode, h.indent = modeList, indent
+		return h.item(l[indent+2:], n)
+	case h.mode == modePending && indent > 0 || h.mode == modeMap && indent == h.indent:
+		if h.mode == modePending && isKnownKey(h.key) {
+			return false
+		}
+		h.mode, h.indent = modeMap, indent
+		key, v, ok := keyValue(l[indent:])
+		if !ok || !h.inner.add(key) || len(v) == 0 || v[0] == '>' || v[0] == '|' {
+			return false
+		}
+		if v[0] == '[' {
+			return flowWords(v)
+		}
+		_, _, ok = scalar(v)
+		return ok
+	case indent > 0:
+		return false
+	}
+	if !h.finish() {
+		return false
+	}
+	return h.keyLine(l)
+}
+
+// keyValue splits "key: value" (or "key:") with a simple key.
+func keyValue(l []byte) (key, v []byte, ok bool) {
+	i := 0
+	for i < len(l) && (isAlpha(l[i]) || l[i] == '_' || i > 0 && (l[i] == '-' || l[i] >= '0' && l[i] <= '9')) {
+		i++
+	}
+	if i == 0 || i > 64 || i == len(l) || l[i] != ':' || i+1 < len(l) && l[i+1] != ' ' {
+		return nil, nil, false
+	}
+	return l[:i], bytes.TrimLeft(l[i+1:], " "), true
+}
+
+func isKnownKey(key []byte) bool {
+	switch string(key) {
+	case "title", "description", "soft_links":
+		return true
+	}
+	return false
+}
+
+// keyLine reads a top-level "key: value" line.
+func (h *quickHeader) keyLine(l []byte) bool {
+	key, v, ok := keyValue(l)
+	if !ok || string(key) == "schemaVersion" || !h.keys.add(key) {
+		return false
+	}
+	h.key, h.indent, h.content, h.inner.n = key, -1, false, 0
+	known := isKnownKey(key)
+	switch {
+	case len(v) == 0:
+		h.mode = modePending
+		return true
+	case v[0] == '>' || v[0] == '|':
+		switch string(bytes.TrimRight(v[1:], " ")) {
+		case "", "-", "+":
+			h.mode = modeBlock
+			return string(key) != "soft_links"
+		}
+		return false
+	case v[0] == '[':
+		return !known && flowWords(v)
+	}
+	s, str, ok := scalar(v)
+	switch {
+	case !ok || string(key) == "soft_links":
+		return false
+	case known: // title or description
+		h.hasTitle = h.hasTitle || string(key) == "title"
+		return str && len(bytes.TrimSpace(s)) > 0
+	}
+	return true
+}
+
+// item reads one block list entry.
+func (h *quickHeader) item(v []byte, n int) bool {
+	v = bytes.TrimLeft(v, " ")
+	s, str, ok := scalar(v)
+	if !ok {
+		return false
+	}
+	switch string(h.key) {
+	case "title", "description":
+		return false
+	case "soft_links":
+		if !str || len(bytes.TrimSpace(s)) == 0 {
+			return false
+		}
+		if h.softLinks == nil {
+			h.softLinks = make([]SoftLink, 0, 4)
+		}
+		h.softLinks = append(h.softLinks, SoftLink{Value: string(s), Line: n})
+	}
+	return true
+}
+
+// finish ends the value of the top-level key read last.
+func (h *quickHeader) finish() bool {
+	mode := h.mode
+	h.mode = modeTop
+	switch mode {
+	case modePending: // a null value
+		return !isKnownKey(h.key)
+	case modeBlock:
+		switch string(h.key) {
+		case "title":
+			h.hasTitle = h.content
+			return h.content
+		case "description":
+			return h.content
+		}
+	}
+	return true
+}
+
+// scalar reads a one-line scalar value: single-quoted, double-quoted
+// without escapes, or plain. str reports that YAML resolves it to a string.
+func scalar(v []byte) (s []byte, str, ok bool) {
+	if len(v) == 0 {
+		return nil, false, false
+	}
+	switch v[0] {
+	case '\'':
+		var b []byte
+		i := 1
+		for ; i < len(v); i++ {
+			if v[i] == '\'' {
+				if i+1 < len(v) && v[i+1] == '\'' {
+					if b == nil {
+						b = append([]byte{}, v[1:i+1]...)
+					} else {
+						b = append(b, '\'')
+					}
+					i++
+					continue
+				}
+				break
+			}
+			if b != nil {
+				b = append(b, v[i])
+			}
+		}
+		if i >= len(v) || !isBlank(v[i+1:]) {
+			return nil, false, false
+		}
+		if b == nil {
+			return v[1:i], true, true
+		}
+		return b, true, true
+	case '"':
+		i := bytes.IndexByte(v[1:], '"') + 1
+		if i == 0 || bytes.IndexByte(v[:i], '\\') >= 0 || !isBlank(v[i+1:]) {
+			return nil, false, false
+		}
+		return v[1:i], true, true
+	}
+	v = bytes.TrimRight(v, " ")
+	c := v[0]
+	if !(isAlpha(c) || c >= '0' && c <= '9' || c == '/' || c == '_' || c == '.' || c >= 0x80) ||
+		bytes.Contains(v, []byte(": ")) || bytes.Contains(v, []byte(" #")) || v[len(v)-1] == ':' {
+		return nil, false, false
+	}
+	switch {
+	case isAlpha(c):
+		switch string(v) {
+		case "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL":
+		default:
+			str = true
+		}
+	case c == '/' || c == '_' || c >= 0x80:
+		str = true
+	case c == '.':
+		str = len(v) > 1 && v[1] == '/' || len(v) > 2 && v[1] == '.' && v[2] == '/'
+	}
+	return v, str, true
+}
+
+// flowWords reports a one-line flow list of plain words: "[a, b-c, d_e]".
+func flowWords(v []byte) bool {
+	v = bytes.TrimRight(v, " ")
+	if len(v) < 2 || v[len(v)-1] != ']' {
+		return false
+	}
+	v = v[1 : len(v)-1]
+	if isBlank(v) {
+		return true
+	}
+	for w := range bytes.SplitSeq(v, []byte(",")) {
+		w = bytes.Trim(w, " ")
+		if len(w) == 0 || !(isAlpha(w[0]) || w[0] >= '0' && w[0] <= '9' || w[0] == '_' || w[0] >= 0x80) {
+			return false
+		}
+		for _, c := range w {
+			if !(isAlpha(c) || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/' || c >= 0x80) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// yamlPlainText reports a line of UTF-8 text with no tab, no control
+// character and nothing YAML would refuse or read as a line break (U+0085,
+// U+2028, U+2029) or a byte order mark.
+func yamlPlainText(l []byte) bool {
+	for i := 0; i < len(l); {
+		c := l[i]
+		if c < 0x80 {
+			if c < ' ' || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(l[i:])
+		switch {
+		case r == utf8.RuneError && size == 1,
+			r < 0xA0, r == 0x2028, r == 0x2029, r == 0xFEFF,
+			r >= 0xD800 && r < 0xE000, r == 0xFFFE, r == 0xFFFF:
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// hasAlnum reports an ASCII letter or digit.
+func hasAlnum(l []byte) bool {
+	for _, c := range l {
+		if isAlpha(c) || c >= '0' && c <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// isBlank reports text of spaces only (ASCII ' ').
+func isBlank(s []byte) bool {
+	for _, c := range s {
+		if c != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// verifyFastPaths switches the fast paths on; tests turn it off to compare.
+var verifyFastPaths = true
+
+// dirDepth is the number of levels a tree-relative directory lies below the
+// root ("." is 0).
+func dirDepth(dir string) int {
+	if dir == "." || dir == "" {
+		return 0
+	}
+	return strings.Count(dir, "/") + 1
+}
+
+// tooLargeError is a document over the size verification parses.
+type tooLargeError struct{ size int64 }
+
+func (e *tooLargeError) Error() string { return fmt.Sprintf("document is %d bytes", e.size) }
+
+// readDocumentInto reads a regular file the way readRegular does (no final
+// symlink followed, nothing but a regular file, at most limit bytes) into
+// *buf, which it grows and reuses, with as few system calls as it can: open,
+// fstat, read, close. A file over limit is a *tooLargeError, even when it
+// cannot be opened.
+func readDocumentInto(buf *[]byte, name string, limit int64) ([]byte, error) {
+	fd, err := openNoFollow(name)
+	if err != nil {
+		var st syscall.Stat_t // an unreadable file that is too large anyway
+		if syscall.Lstat(name, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > limit {
+			return nil, &tooLargeError{st.Size}
+		}
+		return nil, &os.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
+		return nil, &os.PathError{Op: "stat", Path: name, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	if st.Size > limit {
+		return nil, &tooLargeError{st.Size}
+	}
+	if want := int(st.Size) + 1; cap(*buf) < want {
+		*buf = make([]byte, max(want, 64<<10))
+	}
+	data := (*buf)[:cap(*buf)]
+	n := 0
+	for {
+		var m int
+		err := ignoringEINTR(func() (err error) { m, err = syscall.Read(fd, data[n:]); return err })
+		if err != nil {
+			return nil, &os.PathError{Op: "read", Path: name, Err: err}
+		}
+		if m <= 0 {
+			break
+		}
+		asked := len(data) - n
+		n += m
+		if int64(n) > limit {
+			return nil, fmt.Errorf("larger than %d bytes", limit)
+		}
+		if int64(n) == st.Size && m < asked {
+			break // all fstat promised, and a short read: the end
+		}
+		if n == len(data) {
+			data = append(data, make([]byte, len(data))...)
+			*buf = data
+		}
+	}
+	return data[:n], nil
+}
+
+func openNoFollow(name string) (int, error) {
+	for {
+		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
+
+func ignoringEINTR(f func() error) error {
+	for {
+		if err := f(); err != syscall.EINTR {
+			return err
+		}
+	}
+}
