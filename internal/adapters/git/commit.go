@@ -78,13 +78,18 @@ func (g *Git) ChangedPaths(ctx context.Context, dir, from, to string) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	var paths []string
+	return splitNUL(out), nil
+}
+
+// splitNUL splits -z output into its non-empty records.
+func splitNUL(out []byte) []string {
+	var recs []string
 	for _, p := range bytes.Split(out, []byte{0}) {
 		if len(p) > 0 {
-			paths = append(paths, string(p))
+			recs = append(recs, string(p))
 		}
 	}
-	return paths, nil
+	return recs
 }
 
 // PushResult says how a push went.

@@ -56,13 +56,7 @@ func (g *Git) StagedPaths(ctx context.Context, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var paths []string
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) > 0 {
-			paths = append(paths, string(p))
-		}
-	}
-	return paths, nil
+	return splitNUL(out), nil
 }
 
 // ReadBlobs reads blobs by id through one `git cat-file --batch` process in
