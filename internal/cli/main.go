@@ -73,6 +73,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kong.Exit(func(code int) { exited, exitCode = true, code }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Help(gitHelp),
+		kong.ExplicitGroups([]kong.Group{
+			{Key: "project", Title: "Declared trees (.context-tree.json):"},
+			{Key: "write", Title: "Write sessions:"},
+		}),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "fatal: %v\n", err)
