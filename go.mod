@@ -3,6 +3,7 @@ module github.com/git-context-tree/git-context-tree
 go 1.26
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/alecthomas/kong v1.17.0
 	github.com/yuin/goldmark v1.8.7
 	go.yaml.in/yaml/v3 v3.0.6

@@ -90,6 +90,7 @@ var refusals = map[ErrorCode]bool{
 	CodeHookForeign:        true,
 	CodeHooksPathOutside:   true,
 	CodeSkillsPathUnsafe:   true,
+	CodeNoUserScheduler:    true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

@@ -147,6 +147,13 @@ var jsonResultSchemas = map[string]string{
 	"skills install":   "skills-install",
 	"skills uninstall": "skills-uninstall",
 	"skills list":      "skills-list",
+
+	"cleanup schedule":   "cleanup-schedule",
+	"cleanup unschedule": "cleanup-schedule",
+	"cleanup list":       "cleanup-list",
+	"cleanup status":     "cleanup-list",
+	"cleanup run":        "cleanup-run",
+	"cleanup logs":       "cleanup-logs",
 }
 
 // gitContextTree is the product as scripts run it. With --json it checks

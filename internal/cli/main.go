@@ -51,6 +51,7 @@ type commands struct {
 
 	Hooks hooksCmd `cmd:"" help:"Install, remove or check the pre-commit hook."`
 
+	Cleanup cleanupCmd `cmd:"" help:"Scheduled cleanup by a coding agent: schedule, unschedule, list, status, run, logs."`
 	Skills  skillsCmd  `cmd:"" help:"Install, remove and list the agent skills (context-tree-*)."`
 	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
 	Version versionCmd `cmd:"" help:"Print version and build information."`

@@ -15,6 +15,10 @@ func TestString(t *testing.T) {
 		{`DB_PASSWORD="two words"`, `DB_PASSWORD=***`},
 		{"https://github.com/a/b.git is public", "https://github.com/a/b.git is public"},
 		{"mail me at a@b.c", "mail me at a@b.c"},
+		{"curl: > Bearer eyJhbGciOiJIUzI1NiJ9.x", "curl: > Bearer ***"},
+		{"gitlab glpat-abcdefghij0123456789xy", "gitlab ***"},
+		{"slack xoxb-1234567890-abcdef", "slack ***"},
+		{"the bearer of bad news", "the bearer of bad news"},
 	}
 	for _, tt := range tests {
 		if got := String(tt.in); got != tt.want {

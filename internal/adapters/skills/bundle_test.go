@@ -69,10 +69,10 @@ func TestSkillFrontmatter(t *testing.T) {
 			if !strings.Contains(body, "git context-tree") {
 				t.Error("the skill never invokes git context-tree")
 			}
-			for _, banned := range []string{"cleanup run", "cleanup schedule"} {
-				if strings.Contains(body, banned) {
-					t.Errorf("the skill describes %q, which does not exist", banned)
-				}
+			// The cleanup skill may say how `cleanup run` starts the agent,
+			// but no skill asks an agent to schedule anything.
+			if strings.Contains(body, "cleanup schedule") {
+				t.Error("the skill asks the agent to schedule cleanup")
 			}
 		})
 	}

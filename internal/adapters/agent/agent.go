@@ -1,0 +1,141 @@
+// Package agent runs the cleanup agent: a coding agent's CLI,
+// non-interactively, with the prompt on stdin, in the session worktree, in
+// its own process group that is killed on timeout or cancellation (and
+// after it exits, so nothing it started outlives the run).
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+)
+
+// builtins are the agents' non-interactive command lines; each reads the
+// prompt from stdin and may edit files in its working directory.
+var builtins = map[string][]string{
+	// Print mode; edits accepted without a prompt (no shell commands).
+	"claude": {"claude", "-p", "--permission-mode", "acceptEdits"},
+	// "-" reads the instructions from stdin; the sandbox allows edits in
+	// the working directory only.
+	"codex": {"codex", "exec", "--sandbox", "workspace-write", "-"},
+	// Print mode; piped stdin becomes the prompt.
+	"pi": {"pi", "--print"},
+}
+
+// Names are the built-in agents.
+func Names() []string { return []string{"claude", "codex", "pi"} }
+
+// CommandLine returns the agent's command line with its executable
+// resolved to an absolute path: a built-in agent by name, or command (split
+// on spaces, no shell; use a wrapper script for anything more).
+func CommandLine(name, command string) ([]string, error) {
+	var args []string
+	if command != "" {
+		args = strings.Fields(command)
+	} else if b, ok := builtins[name]; ok {
+		args = append([]string(nil), b...)
+	} else {
+		return nil, contracts.Errorf(contracts.CodeUsage, "unknown agent %q: use %s or --agent-command", name, strings.Join(Names(), ", "))
+	}
+	if len(args) == 0 {
+		return nil, contracts.Errorf(contracts.CodeUsage, "--agent-command is empty")
+	}
+	exe, err := exec.LookPath(args[0])
+	if err == nil {
+		exe, err = filepath.Abs(exe)
+	}
+	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeAgentNotFound, "cannot find the agent executable %q: %v", args[0], err).
+			WithDetails(map[string]any{"agent": args[0]})
+	}
+	args[0] = exe
+	return args, nil
+}
+
+// Request is one agent run.
+type Request struct {
+	Args    []string
+	Dir     string
+	Env     []string
+	Prompt  string
+	Timeout time.Duration
+	// Output receives the agent's stdout and stderr.
+	Output interface{ Write([]byte) (int, error) }
+}
+
+// Result is how the agent run ended.
+type Result struct {
+	ExitCode  int // -1 when killed or not started
+	TimedOut  bool
+	Cancelled bool
+	Err       error // the agent could not be started
+}
+
+// killGroup kills the whole process group led by pid.
+func killGroup(pid int) {
+	syscall.Kill(-pid, syscall.SIGKILL)
+}
+
+// Run runs the agent and waits for it. Cancelling ctx kills it (Cancelled);
+// so does the timeout (TimedOut).
+func Run(ctx context.Context, req Request) Result {
+	tctx, cancel := context.WithTimeout(ctx, req.Timeout)
+	defer cancel()
+	cmd := exec.Command(req.Args[0], req.Args[1:]...)
+	cmd.Dir = req.Dir
+	cmd.Env = req.Env
+	cmd.Stdin = strings.NewReader(req.Prompt)
+	cmd.Stdout, cmd.Stderr = req.Output, req.Output
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A child that keeps our output pipe open must not hold Wait forever.
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		return Result{ExitCode: -1, Err: fmt.Errorf("cannot start the agent %s: %w", req.Args[0], err)}
+	}
+	pid := cmd.Process.Pid
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	res := Result{}
+	select {
+	case err = <-done:
+		killGroup(pid) // anything it left running
+	case <-tctx.Done():
+		killGroup(pid)
+		err = <-done
+		res.Cancelled = ctx.Err() != nil
+		res.TimedOut = !res.Cancelled
+	}
+	res.ExitCode = 0
+	var xe *exec.ExitError
+	switch {
+	case errors.As(err, &xe):
+		res.ExitCode = xe.ExitCode()
+	case err != nil:
+		res.ExitCode, res.Err = -1, err
+	}
+	return res
+}
+
+// Environment is the agent's environment: ours without the variables that
+// would redirect git to another repository, plus extra.
+func Environment(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, extra...)
+}

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+)
+
+type cleanupCmd struct {
+	Schedule   cleanupScheduleCmd   `cmd:"" help:"Schedule cleanup of a tree on this machine (systemd user timer or launchd)."`
+	Unschedule cleanupUnscheduleCmd `cmd:"" help:"Remove a cleanup schedule (history kept unless --purge)."`
+	List       cleanupListCmd       `cmd:"" help:"List cleanup schedules, their state and last outcome."`
+	Status     cleanupStatusCmd     `cmd:"" help:"Same as list, for one tree."`
+	Run        cleanupRunCmd        `cmd:"" help:"Run a schedule's cleanup now (what the timer runs)."`
+	Logs       cleanupLogsCmd       `cmd:"" help:"Show the recorded runs of cleanup schedules."`
+}
+
+func (cmd *cleanupCmd) Help() string {
+	return `Scheduled cleanup runs a coding agent over a tree through an ordinary write
+session: sync, prepare, the agent edits Markdown documents, finish with the
+schedule's stored policy (commit only, or --publish). Runs whose input
+subtree is unchanged since the last success do nothing. Failures keep the
+session for you to inspect (git context-tree write show <session>).`
+}
+
+type cleanupScheduleCmd struct {
+	Selector     string        `arg:"" optional:"" name:"selector" help:"The declared tree (default: the only one, or the one you are in)."`
+	Every        time.Duration `name:"every" placeholder:"<duration>" help:"Run every 5m..30m, 1h..12h (dividing a day), 24h or 168h."`
+	At           string        `name:"at" placeholder:"<calendar>" help:"Run daily at HH:MM, or weekly at '<weekday> HH:MM' (default: daily at 03:00)."`
+	Publish      bool          `name:"publish" help:"Publish (push) the cleanup commit; without it the commit stays on the session branch."`
+	Agent        string        `name:"agent" enum:"claude,codex,pi," default:"" help:"The agent CLI: claude, codex or pi (default claude)."`
+	AgentCommand string        `name:"agent-command" placeholder:"<cmd>" help:"Run this command instead (split on spaces, no shell); prompt on stdin."`
+	Timeout      time.Duration `name:"timeout" placeholder:"<duration>" help:"Stop the agent after this long (default 30m)."`
+	KeepRuns     int           `name:"keep-runs" placeholder:"<n>" help:"Runs kept in the history (default 30)."`
+	LogBytes     int           `name:"log-bytes" placeholder:"<n>" help:"Agent output kept per run, in bytes (default 262144)."`
+}
+
+func (cmd *cleanupScheduleCmd) Run(c *Context) error {
+	if cmd.Agent != "" && cmd.AgentCommand != "" {
+		return contracts.Errorf(contracts.CodeUsage, "use --agent or --agent-command, not both")
+	}
+	res, err := operations.CleanupSchedule(c, c.Env, operations.ScheduleRequest{
+		Selector: cmd.Selector, Every: cmd.Every, At: cmd.At, Publish: cmd.Publish, Agent: cmd.Agent,
+		AgentCommand: cmd.AgentCommand, Timeout: cmd.Timeout, KeepRuns: cmd.KeepRuns, LogBytes: cmd.LogBytes,
+	})
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() {
+		s := res.Schedule
+		fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%s\n", res.Action, s.ID, quote(s.Connection.Exact), policy(s))
+		fmt.Fprintf(c.Stderr, "Runs %s (%s); files: %s\n", s.Calendar, s.Scheduler, strings.Join(s.Files, ", "))
+	})
+}
+
+func policy(s *contracts.Schedule) string {
+	if s.Publish {
+		return "publish"
+	}
+	return "commit"
+}
+
+type cleanupUnscheduleCmd struct {
+	Selector string `arg:"" optional:"" name:"selector" help:"The declared tree whose schedule to remove."`
+	Schedule string `name:"schedule" placeholder:"<id>" help:"Remove the schedule with this id."`
+	Orphans  bool   `name:"orphans" help:"Also remove our units or plists whose schedule record is gone."`
+	Purge    bool   `name:"purge" help:"Also delete the schedule's run history."`
+}
+
+func (cmd *cleanupUnscheduleCmd) Run(c *Context) error {
+	res, err := operations.CleanupUnschedule(c, c.Env, operations.UnscheduleRequest{
+		Selector: cmd.Selector, ScheduleID: cmd.Schedule, Orphans: cmd.Orphans, Purge: cmd.Purge,
+	})
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() {
+		id := cmd.Schedule
+		if res.Schedule != nil {
+			id = res.Schedule.ID
+		}
+		fmt.Fprintf(c.Stdout, "%s\t%s\n", res.Action, orDash(id))
+		for _, o := range res.Orphans {
+			fmt.Fprintf(c.Stdout, "orphan\t%s\n", quote(o))
+		}
+	})
+}
+
+type cleanupListCmd struct{}
+
+func (cmd *cleanupListCmd) Run(c *Context) error { return listSchedules(c, "") }
+
+type cleanupStatusCmd struct {
+	Selector string `arg:"" optional:"" name:"selector" help:"The declared tree (default: every schedule)."`
+}
+
+func (cmd *cleanupStatusCmd) Run(c *Context) error { return listSchedules(c, cmd.Selector) }
+
+func listSchedules(c *Context, selector string) error {
+	res, err := operations.CleanupList(c, c.Env, selector)
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() {
+		for _, st := range res.Schedules {
+			s := st.Schedule
+			loaded, last := "not-loaded", "-"
+			if st.Loaded {
+				loaded = "loaded"
+			}
+			if st.LastRun != nil {
+				last = st.LastRun.Outcome
+			}
+			fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, quote(s.Connection.Exact), s.Branch, policy(s), loaded, last)
+			for _, m := range st.Missing {
+				fmt.Fprintf(c.Stderr, "warning: schedule %s: captured executable %s is missing; schedule it again\n", s.ID, quote(m))
+			}
+		}
+		for _, o := range res.Orphans {
+			fmt.Fprintf(c.Stderr, "orphan: %s (remove with: git context-tree cleanup unschedule --orphans)\n", quote(o))
+		}
+	})
+}
+
+type cleanupRunCmd struct {
+	Selector string `arg:"" optional:"" name:"selector" help:"The declared tree whose schedule to run."`
+	Schedule string `name:"schedule" placeholder:"<id>" help:"Run the schedule with this id (what the timer runs)."`
+}
+
+func (cmd *cleanupRunCmd) Help() string {
+	return `Outcomes: unchanged (input subtree as at the last success), noop (the agent
+changed nothing; session removed), committed, published (exit 0); running
+(another run holds the schedule's lock; exit 3); rejected (edits outside
+normal and member Markdown documents, commits, symlinks), cancelled (the
+schedule, source or branch changed), failed (exit 1; the session is kept).`
+}
+
+func (cmd *cleanupRunCmd) Run(c *Context) error {
+	res, err := operations.CleanupRun(c, c.Env, operations.RunRequest{Selector: cmd.Selector, ScheduleID: cmd.Schedule})
+	if err != nil && res == nil {
+		return err
+	}
+	r := res.Run
+	if perr := c.emit(res, func() {
+		fmt.Fprintf(c.Stdout, "%s\t%s\t%s\n", r.Outcome, r.ID, orDash(r.Commit))
+		if r.Reason != "" {
+			fmt.Fprintf(c.Stderr, "%s: %s\n", r.Outcome, r.Reason)
+		}
+		if r.Worktree != "" {
+			fmt.Fprintf(c.Stderr, "The session %s is kept in %s\n", r.Session, quote(r.Worktree))
+		}
+		for _, p := range r.Paths {
+			fmt.Fprintf(c.Stderr, "  %s\n", quote(p))
+		}
+	}); perr != nil {
+		return perr
+	}
+	if err != nil {
+		return err
+	}
+	switch r.Outcome {
+	case contracts.OutcomeUnchanged, contracts.OutcomeNoop, contracts.OutcomeCommitted, contracts.OutcomePublished:
+		return nil
+	case contracts.OutcomeRunning:
+		return exitStatus(contracts.ExitRefused)
+	default:
+		return exitStatus(contracts.ExitFailed)
+	}
+}
+
+type cleanupLogsCmd struct {
+	Selector string `arg:"" optional:"" name:"selector" help:"The declared tree (default: every schedule)."`
+	Schedule string `name:"schedule" placeholder:"<id>" help:"The schedule with this id."`
+	RunID    string `name:"run" placeholder:"<id>" help:"Show this run and its (redacted) agent output."`
+}
+
+func (cmd *cleanupLogsCmd) Run(c *Context) error {
+	res, err := operations.CleanupLogs(c, c.Env, operations.LogsRequest{Selector: cmd.Selector, ScheduleID: cmd.Schedule, Run: cmd.RunID})
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() {
+		for _, r := range res.Runs {
+			fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%dms\t%s\t%s\n", r.StartedAt, r.ScheduleID, r.Outcome, r.DurationMs, r.ID, orDash(r.Session))
+		}
+		if res.Output != nil {
+			fmt.Fprint(c.Stdout, *res.Output)
+		}
+	})
+}

@@ -1,0 +1,288 @@
+package operations
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/history"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
+)
+
+// RunRequest names the schedule `cleanup run` runs: by selector or id.
+type RunRequest struct {
+	Selector   string
+	ScheduleID string
+}
+
+// cleanupRun is one run in progress.
+type cleanupRun struct {
+	env    Env
+	sched  *contracts.Schedule
+	raw    []byte // the schedule record as the run started
+	store  history.Store
+	rec    *contracts.RunRecord
+	start  time.Time
+	output *boundedBuffer
+}
+
+// CleanupRun runs a schedule once (S19): under the schedule's lock it
+// syncs the source, stops with "unchanged" when the input subtree's digest
+// is the last successful run's, else prepares a write session, runs the
+// agent in it while watching the schedule, the source and the branch,
+// accepts only edits to normal and member Markdown documents in the tree,
+// and finishes the session with the stored policy. Every failure keeps the
+// session. The run is recorded in the schedule's history.
+func CleanupRun(ctx context.Context, env Env, req RunRequest) (*contracts.CleanupRunResult, error) {
+	sched, err := findSchedule(ctx, env, req.Selector, req.ScheduleID)
+	if err != nil {
+		return nil, err
+	}
+	_, raw, err := loadSchedule(env, sched.ID)
+	if err != nil {
+		return nil, err
+	}
+	runEnv := env
+	runEnv.Dir = sched.ProjectRoot
+	if fi, err := os.Stat(sched.Git); err == nil && !fi.IsDir() {
+		runEnv.Git = &git.Git{Path: sched.Git}
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, err
+	}
+	r := &cleanupRun{env: runEnv, sched: sched, raw: raw, start: time.Now(),
+		store: history.Store{Home: env.Home, ScheduleID: sched.ID},
+		rec:   &contracts.RunRecord{ID: id.String(), ScheduleID: sched.ID, StartedAt: time.Now().UTC().Format(time.RFC3339Nano)}}
+	lk, err := env.Home.Lock("cleanup."+sched.ID, "cleanup run "+r.rec.ID, 0)
+	if err != nil {
+		var ce *contracts.Error
+		if errors.As(err, &ce) && ce.Code == contracts.CodeLockHeld {
+			r.rec.Outcome, r.rec.Reason = contracts.OutcomeRunning, "another run of this schedule is in progress"
+			r.rec.Error = ce
+			return r.result(), nil
+		}
+		return nil, err
+	}
+	defer lk.Release()
+	// Recorded first as interrupted: what it stays if this process dies.
+	r.rec.Outcome = contracts.OutcomeInterrupted
+	if err := r.store.Save(r.rec); err != nil {
+		return nil, err
+	}
+	r.execute(ctx)
+	return r.result(), r.finish()
+}
+
+func (r *cleanupRun) result() *contracts.CleanupRunResult {
+	return &contracts.CleanupRunResult{SchemaVersion: contracts.CLIVersion, Run: r.rec}
+}
+
+// finish records the run's end, its output, and prunes old runs.
+func (r *cleanupRun) finish() error {
+	r.rec.FinishedAt = time.Now().UTC().Format(time.RFC3339Nano)
+	r.rec.DurationMs = time.Since(r.start).Milliseconds()
+	if r.output != nil {
+		r.rec.OutputBytes = r.output.total
+		cut, err := r.store.SaveOutput(r.rec.ID, r.output.Bytes(), r.sched.LogBytes)
+		if err != nil {
+			return err
+		}
+		r.rec.OutputTruncated = cut || r.output.dropped
+	}
+	if err := r.store.Save(r.rec); err != nil {
+		return err
+	}
+	return r.store.Prune(max(r.sched.KeepRuns, 1))
+}
+
+func (r *cleanupRun) fail(outcome, reason string, err error) {
+	r.rec.Outcome, r.rec.Reason = outcome, reason
+	var ce *contracts.Error
+	if err != nil && !errors.As(err, &ce) {
+		ce = &contracts.Error{Code: contracts.CodeInternal, Message: err.Error()}
+	}
+	r.rec.Error = ce
+}
+
+func (r *cleanupRun) execute(ctx context.Context) {
+	input, base, ok := r.syncInput(ctx)
+	if !ok {
+		return
+	}
+	r.rec.Input = input
+	if input == r.store.Checkpoint() {
+		r.rec.Outcome = contracts.OutcomeUnchanged
+		return
+	}
+	prep, err := Prepare(ctx, r.env, r.sched.Connection.Exact)
+	if err != nil {
+		r.fail(contracts.OutcomeFailed, "cannot open a write session", err)
+		return
+	}
+	s := prep.Session
+	r.rec.Session, r.rec.Worktree = s.ID, s.Worktree
+	// A run killed from here on leaves its session named in the history.
+	if err := r.store.Save(r.rec); err != nil {
+		r.fail(contracts.OutcomeFailed, "cannot record the run", err)
+		return
+	}
+	if s.Base != base {
+		r.fail(contracts.OutcomeCancelled, "the source moved between sync and prepare", nil)
+		return
+	}
+	if !r.runAgent(ctx, s) {
+		return
+	}
+	if paths, why := r.inspect(ctx, s); why != "" {
+		r.rec.Paths = paths
+		r.fail(contracts.OutcomeRejected, why, nil)
+		return
+	}
+	entries, err := r.env.Git.Status(ctx, s.Worktree)
+	if err != nil {
+		r.fail(contracts.OutcomeFailed, "cannot read the session's changes", gitErr(err))
+		return
+	}
+	if len(entries) == 0 {
+		if _, err := Abort(ctx, r.env, s.ID); err != nil {
+			r.fail(contracts.OutcomeFailed, "the agent changed nothing but the session could not be removed", err)
+			return
+		}
+		r.rec.Outcome, r.rec.Worktree = contracts.OutcomeNoop, ""
+		r.checkpoint(input)
+		return
+	}
+	res, err := Finish(ctx, r.env, FinishRequest{ID: s.ID, Publish: r.sched.Publish,
+		Message: fmt.Sprintf("Clean up context tree %s\n\nScheduled cleanup %s, run %s.", s.Subtree, r.sched.ID, r.rec.ID)})
+	if err != nil {
+		r.fail(contracts.OutcomeFailed, "write finish did not accept the agent's edits", err)
+		return
+	}
+	r.rec.Commit = res.Commit
+	switch res.Result {
+	case contracts.ResultPublished:
+		r.rec.Outcome = contracts.OutcomePublished
+		// The next run's input is the published subtree.
+		if d, err := r.subtreeDigest(ctx, s.Repository.CommonDir, "", res.Commit, s.Subtree); err == nil {
+			input = d
+		}
+	case contracts.ResultCommitted:
+		r.rec.Outcome = contracts.OutcomeCommitted
+	default:
+		r.rec.Outcome = contracts.OutcomeNoop
+	}
+	r.checkpoint(input)
+}
+
+func (r *cleanupRun) checkpoint(digest string) {
+	if err := r.store.SetCheckpoint(digest, r.rec.ID); err != nil {
+		r.fail(contracts.OutcomeFailed, "cannot record the checkpoint", err)
+	}
+}
+
+// syncInput syncs the source and returns the digest of its input subtree
+// (the git tree id) and the commit it was read at.
+func (r *cleanupRun) syncInput(ctx context.Context) (digest, commit string, ok bool) {
+	res, err := Sync(ctx, r.env, []string{r.sched.Connection.Exact}, false)
+	if err != nil {
+		r.fail(contracts.OutcomeFailed, "cannot sync the source", err)
+		return "", "", false
+	}
+	e := res.Connections[0]
+	if !e.OK {
+		r.fail(contracts.OutcomeFailed, "cannot sync the source", e.Error)
+		return "", "", false
+	}
+	if e.Repository == nil || e.Repository.Commit == "" {
+		r.fail(contracts.OutcomeFailed, "the source is not in a git repository with commits", nil)
+		return "", "", false
+	}
+	if e.Repository.Branch != r.sched.Branch {
+		r.fail(contracts.OutcomeCancelled, fmt.Sprintf("the source is on branch %q, not the scheduled %q", e.Repository.Branch, r.sched.Branch), nil)
+		return "", "", false
+	}
+	digest, err = r.subtreeDigest(ctx, e.Repository.Cache, e.Repository.Root, e.Repository.Commit, e.Repository.Subtree)
+	if err != nil {
+		r.fail(contracts.OutcomeFailed, "cannot compute the input digest", gitErr(err))
+		return "", "", false
+	}
+	return digest, e.Repository.Commit, true
+}
+
+// subtreeDigest is the git tree id of subtree at commit, read from a bare
+// cache (gitDir) or a checkout (root).
+func (r *cleanupRun) subtreeDigest(ctx context.Context, gitDir, root, commit, subtree string) (string, error) {
+	rev := commit + ":" + subtree
+	if subtree == "." {
+		rev = commit + "^{tree}"
+	}
+	var out []byte
+	var err error
+	if gitDir != "" {
+		out, err = r.env.Git.InRepo(ctx, gitDir, "rev-parse", "--verify", "--end-of-options", rev)
+	} else {
+		out, err = r.env.Git.Run(ctx, git.Isolated, root, "rev-parse", "--verify", "--end-of-options", rev)
+	}
+	return strings.TrimSpace(string(out)), err
+}
+
+// inspect accepts only edits to normal and member Markdown documents in
+// the tree, made without commits or branch switches; it returns the
+// offending paths and why otherwise.
+func (r *cleanupRun) inspect(ctx context.Context, s *contracts.Session) ([]string, string) {
+	if _, err := checkWorktree(ctx, r.env, s, s.Base); err != nil {
+		return nil, "the agent committed, switched branches or replaced the worktree: " + err.Error()
+	}
+	if hasNestedGit(s.ContentRoot) {
+		return nil, "the agent created a nested git repository"
+	}
+	entries, err := r.env.Git.Status(ctx, s.Worktree)
+	if err != nil {
+		return nil, "cannot read the session's changes: " + git.Summary(err)
+	}
+	var bad []string
+	for _, e := range entries {
+		for _, p := range []string{e.Path, e.Orig} {
+			if p != "" && !cleanupEditable(s, p, e.Kind) {
+				bad = append(bad, p)
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return bad, "the agent changed files cleanup may not edit (only normal and member Markdown documents inside the tree, no symlinks or ignored files)"
+	}
+	return nil, ""
+}
+
+// cleanupEditable reports whether a changed path is one cleanup may edit.
+func cleanupEditable(s *contracts.Session, p string, kind byte) bool {
+	if kind == '!' || strings.HasSuffix(p, "/") || !inSubtree(p, s.Subtree) {
+		return false
+	}
+	rel := p
+	if s.Subtree != "." {
+		rel = strings.TrimPrefix(p, s.Subtree+"/")
+	}
+	if !tree.IsDocumentName(path.Base(rel)) {
+		return false
+	}
+	if c := tree.ClassOf(rel); c != contracts.ClassNormal && c != contracts.ClassMember {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(s.Worktree, filepath.FromSlash(p)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return true // deleted
+	}
+	return err == nil && fi.Mode().IsRegular()
+}
