@@ -171,13 +171,17 @@ func removeStaleRefLocks(cache, branch string) {
 }
 
 // removeLeftovers deletes staging directories an interrupted run left in dir.
-func removeLeftovers(dir, prefix string) {
+// It reports how many it removed.
+func removeLeftovers(dir, prefix string) int {
+	n := 0
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), prefix) {
 			os.RemoveAll(filepath.Join(dir, e.Name()))
+			n++
 		}
 	}
+	return n
 }
 
 func describeSource(c Connection) string {

@@ -73,6 +73,12 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 	if err != nil {
 		return "", contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", dir, err)
 	}
+	// A snapshot deleted by hand leaves git's record of it, which would
+	// refuse the new worktree's move into its place.
+	if err := m.Git.WorktreePrune(ctx, cache); err != nil {
+		os.RemoveAll(staging)
+		return "", gitError(err)
+	}
 	if err := m.Git.WorktreeAddDetached(ctx, cache, staging, commit); err != nil {
 		os.RemoveAll(staging)
 		m.Git.WorktreePrune(ctx, cache)
@@ -113,7 +119,8 @@ func (m *Managed) discard(ctx context.Context, cache, path, dir string) error {
 // directory. git itself cannot list a repository with such a record, and
 // `worktree prune` skips it while `worktree add` has it locked. Callers
 // hold the repository lock, which every worktree creation in a cache takes.
-func removeBrokenWorktreeRecords(cache string) {
+func removeBrokenWorktreeRecords(cache string) int {
+	n := 0
 	admin := filepath.Join(cache, "worktrees")
 	entries, _ := os.ReadDir(admin)
 	for _, e := range entries {
@@ -123,8 +130,10 @@ func removeBrokenWorktreeRecords(cache string) {
 		if err != nil || len(strings.TrimSpace(string(gitdir))) == 0 ||
 			strings.HasPrefix(base, ".staging-") || strings.HasPrefix(base, ".trash-") {
 			os.RemoveAll(rec)
+			n++
 		}
 	}
+	return n
 }
 
 // removeLeftoverWorktrees deletes the staging and trash directories an
@@ -136,8 +145,11 @@ func (m *Managed) removeLeftoverWorktrees(ctx context.Context, cache, repository
 	if err != nil {
 		return err
 	}
-	removeBrokenWorktreeRecords(cache)
-	removeLeftovers(dir, ".staging-")
-	removeLeftovers(dir, ".trash-")
+	removed := removeBrokenWorktreeRecords(cache)
+	removed += removeLeftovers(dir, ".staging-")
+	removed += removeLeftovers(dir, ".trash-")
+	if removed == 0 {
+		return nil // nothing left over: spare the git call
+	}
 	return gitError(m.Git.WorktreePrune(ctx, cache))
 }
