@@ -9,8 +9,6 @@ import (
 // content is where verification reads a tree from: a directory on disk, or
 // the staged entries of a git index. Paths are tree-relative with "/".
 type content interface {
-	// path is the tree's directory on disk ("" when there is none).
-	path() string
 	// readDir lists a directory with lstat file types (a symlink is a
 	// symlink, never its target), sorted by name.
 	readDir(rel string) ([]fs.DirEntry, error)
@@ -21,8 +19,6 @@ type content interface {
 
 // diskContent is a tree in a directory.
 type diskContent struct{ root string }
-
-func (d diskContent) path() string { return d.root }
 
 func (d diskContent) readDir(rel string) ([]fs.DirEntry, error) {
 	return os.ReadDir(filepath.Join(d.root, filepath.FromSlash(rel)))

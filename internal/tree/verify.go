@@ -36,7 +36,7 @@ func Verify(root string) *Report {
 // git index.
 func verifyContent(src content) *Report {
 	jobs := make(chan []docJob, 64)
-	w := &walker{root: src.path(), src: src, jobs: jobs, docs: map[string]bool{}, dirNodes: map[string]bool{}}
+	w := &walker{src: src, jobs: jobs, docs: map[string]bool{}, dirNodes: map[string]bool{}}
 
 	workers := runtime.GOMAXPROCS(0)
 	results := make([][]contracts.Finding, workers)

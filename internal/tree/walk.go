@@ -3,7 +3,6 @@ package tree
 import (
 	"fmt"
 	"io/fs"
-	"path/filepath"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -12,7 +11,6 @@ import (
 // come from the directory listing (lstat semantics), so symlink targets are
 // never read.
 type walker struct {
-	root     string
 	src      content
 	jobs     chan<- []docJob // the documents of one directory at a time
 	findings []contracts.Finding
@@ -23,7 +21,6 @@ type walker struct {
 
 type docJob struct {
 	rel  string
-	abs  string
 	root bool
 }
 
@@ -33,7 +30,6 @@ func (w *walker) add(code contracts.FindingCode, rel, msg string) {
 
 // walkDir lists one content directory and recurses into its subdirectories.
 func (w *walker) walkDir(rel string) {
-	abs := filepath.Join(w.root, filepath.FromSlash(rel))
 	entries, err := w.src.readDir(rel)
 	w.scanned.Directories++
 	if err != nil {
@@ -69,7 +65,7 @@ func (w *walker) walkDir(rel string) {
 			} else {
 				w.scanned.Normal++
 			}
-			batch = append(batch, docJob{rel: child, abs: abs + string(filepath.Separator) + name, root: rel == "." && name == NodeFile})
+			batch = append(batch, docJob{rel: child, root: rel == "." && name == NodeFile})
 		default:
 			w.scanned.Assets++
 		}

@@ -7,7 +7,7 @@
 // every document has a title and description, soft_links name documents or
 // indexed directories that exist, and Markdown links stay inside the tree.
 // Links that would escape are only ever written inside code spans and
-// fenced code blocks, where they are not links.
+// code blocks (fenced and indented), where they are not links.
 package treegen
 
 import (
@@ -25,7 +25,7 @@ import (
 // child documents.
 const WideDir = "wide"
 
-// MaxRootBytes is the size limit of a root NODE.md (DESIGN §4).
+// maxRootBytes is the size limit of a root NODE.md (DESIGN §4).
 const maxRootBytes = 16384
 
 // Options describe a tree to generate.
