@@ -54,15 +54,16 @@ func summarizeAll(root string, kids []contracts.ChildNode) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte // reused: summaries keep no document bytes
 			for i := w; i < len(kids); i += workers {
-				summarize(root, &kids[i])
+				summarize(root, &kids[i], &buf)
 			}
 		}()
 	}
 	wg.Wait()
 }
 
-func summarize(root string, c *contracts.ChildNode) {
+func summarize(root string, c *contracts.ChildNode, buf *[]byte) {
 	docRel := c.Path
 	if c.Kind == contracts.KindDirectory {
 		docRel = path.Join(c.Path, NodeFile)
@@ -86,7 +87,7 @@ func summarize(root string, c *contracts.ChildNode) {
 		finding(contracts.FindingDocumentUnreadable, fmt.Sprintf("has %d hard links; read does not summarise hard-linked documents because another link may lie outside the tree", hardLinks(fi)))
 		return
 	}
-	data, err := readRegular(name, contracts.MaxDocumentBytes)
+	data, err := readDocumentInto(buf, name, contracts.MaxDocumentBytes)
 	if err != nil {
 		finding(contracts.FindingDocumentUnreadable, fmt.Sprintf("document cannot be read: %v", unwrapPathError(err)))
 		return
