@@ -3,6 +3,7 @@ package tree
 import (
 	"fmt"
 	"io/fs"
+	"unicode/utf8"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -44,6 +45,11 @@ func (w *walker) walkDir(rel string) {
 		child := joinEntry(rel, name)
 		class := ClassOf(child)
 		if class == contracts.ClassInfrastructure {
+			continue
+		}
+		if !utf8.ValidString(name) {
+			// JSON, selectors and links cannot name it: report it, skip it.
+			w.add(contracts.FindingDocumentUnreadable, child, "the name is not valid UTF-8, so the tree cannot refer to it; rename it")
 			continue
 		}
 		typ := e.Type()
