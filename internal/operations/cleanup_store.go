@@ -14,6 +14,9 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
 
+// Schedule records: schedules/<id>.toml in the machine state, one per
+// logical source and branch.
+
 func encodeSchedule(rec *contracts.Schedule) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("# git-context-tree cleanup schedule; written by `git context-tree cleanup schedule`.\n")
