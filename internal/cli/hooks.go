@@ -63,9 +63,12 @@ func (cmd *hooksStatusCmd) Run(c *Context) error {
 func (c *Context) printHooks(r *contracts.HooksResult) {
 	switch r.Action {
 	case contracts.HookDelegated:
-		fmt.Fprintf(c.Stderr, "%s manages this repository's hooks; add this to its configuration instead:\n", r.Manager)
-		fmt.Fprint(c.Stdout, r.Snippet)
-		return
+		if r.Snippet != "" {
+			fmt.Fprintf(c.Stderr, "%s manages this repository's hooks; add this to its configuration instead:\n", r.Manager)
+			fmt.Fprint(c.Stdout, r.Snippet)
+			return
+		}
+		fmt.Fprintf(c.Stderr, "%s manages this repository's hooks and its configuration runs the tree check; nothing installed\n", r.Manager)
 	case contracts.HookStatus:
 	default:
 		fmt.Fprintf(c.Stdout, "%s %s\n", r.Action, quote(r.Hook))

@@ -16,9 +16,9 @@ import (
 
 // hookSite is where git runs this repository's pre-commit hook.
 type hookSite struct {
-	top, hooksDir, hooksPath string
-	hook, local              string
-	manager                  *hookManager
+	top, hooksDir string
+	hook, local   string
+	manager       *hookManager
 }
 
 func findHookSite(ctx context.Context, env Env) (*hookSite, error) {
@@ -33,13 +33,9 @@ func findHookSite(ctx context.Context, env Env) (*hookSite, error) {
 	if err != nil {
 		return nil, gitErr(err)
 	}
-	hooksPath, _, err := env.Git.ConfigValue(ctx, env.Dir, "core.hooksPath")
-	if err != nil {
-		return nil, gitErr(err)
-	}
-	s := &hookSite{top: top, hooksDir: dir, hooksPath: hooksPath,
+	s := &hookSite{top: top, hooksDir: dir,
 		hook: filepath.Join(dir, "pre-commit"), local: filepath.Join(dir, "pre-commit.local")}
-	s.manager = detectManager(top, hooksPath)
+	s.manager = detectManager(top, dir) // both as git prints them
 	return s, nil
 }
 
@@ -68,6 +64,9 @@ func (s *hookSite) result(action string) *contracts.HooksResult {
 		r.Effective = true
 	case s.manager != nil && s.manager.configured(s.top) && exists(s.hook):
 		r.Effective, r.Manager = true, s.manager.name
+	case s.manager != nil && s.manager.configured(s.top):
+		r.Manager = s.manager.name
+		r.Reason = s.manager.config + " runs `" + verifyCommand + "` but " + s.manager.name + "'s git hook is not installed; run `" + s.manager.install + "`"
 	case s.manager != nil:
 		r.Manager, r.Snippet = s.manager.name, s.manager.snippet
 		r.Reason = s.manager.name + " is in use and " + s.manager.config + " does not run `" + verifyCommand + "` (or its hook is not installed)"
@@ -75,6 +74,18 @@ func (s *hookSite) result(action string) *contracts.HooksResult {
 		r.Reason = "no pre-commit hook runs `" + verifyCommand + "`"
 	}
 	return r
+}
+
+// shimInstalled reports whether the pre-commit hook is our shim (any
+// version): installing over it is an upgrade, never a delegation.
+func (s *hookSite) shimInstalled() bool {
+	fi, err := os.Lstat(s.hook)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	content, _ := os.ReadFile(s.hook)
+	_, ours := hooks.Version(content)
+	return ours
 }
 
 // HooksStatus reports whether git will run the tree check on commit.
@@ -96,7 +107,7 @@ func HooksInstall(ctx context.Context, env Env, force bool) (*contracts.HooksRes
 	if err != nil {
 		return nil, err
 	}
-	if s.manager != nil && !force {
+	if s.manager != nil && !force && !s.shimInstalled() {
 		return s.result(contracts.HookDelegated), nil
 	}
 	if s.outsideRepository(ctx, env) && !force {

@@ -13,26 +13,29 @@ type hookManager struct {
 	name    string
 	config  string // the file the user edits, repository-relative
 	snippet string
+	install string // the command that installs the manager's git hook
 }
 
 // verifyCommand is what every integration runs.
 const verifyCommand = "git context-tree verify --staged"
 
-// detectManager finds husky (core.hooksPath in .husky), lefthook (a
-// lefthook config) or the pre-commit framework (.pre-commit-config.yaml).
-func detectManager(top, hooksPath string) *hookManager {
-	if hooksPath == ".husky" || strings.HasPrefix(filepath.ToSlash(hooksPath), ".husky/") {
-		return &hookManager{name: "husky", config: ".husky/pre-commit", snippet: verifyCommand + "\n"}
+// detectManager finds husky (core.hooksPath in .husky, relative or
+// absolute), lefthook (a lefthook config) or the pre-commit framework
+// (.pre-commit-config.yaml).
+func detectManager(top, hooksDir string) *hookManager {
+	rel, err := filepath.Rel(top, hooksDir)
+	if rel = filepath.ToSlash(rel); err == nil && (rel == ".husky" || strings.HasPrefix(rel, ".husky/")) {
+		return &hookManager{name: "husky", config: ".husky/pre-commit", snippet: verifyCommand + "\n", install: "npx husky"}
 	}
 	for _, name := range []string{"lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml"} {
 		if exists(filepath.Join(top, name)) {
-			return &hookManager{name: "lefthook", config: name, snippet: "pre-commit:\n  commands:\n    context-tree:\n      run: " + verifyCommand + "\n"}
+			return &hookManager{name: "lefthook", config: name, snippet: "pre-commit:\n  commands:\n    context-tree:\n      run: " + verifyCommand + "\n", install: "lefthook install"}
 		}
 	}
 	if exists(filepath.Join(top, ".pre-commit-config.yaml")) {
 		return &hookManager{name: "pre-commit", config: ".pre-commit-config.yaml", snippet: "  - repo: local\n    hooks:\n      - id: context-tree-verify\n" +
 			"        name: context-tree verify\n        entry: git-context-tree verify --staged\n        language: system\n" +
-			"        pass_filenames: false\n        always_run: true\n"}
+			"        pass_filenames: false\n        always_run: true\n", install: "pre-commit install"}
 	}
 	return nil
 }

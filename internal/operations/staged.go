@@ -2,8 +2,11 @@ package operations
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -15,29 +18,48 @@ import (
 // VerifyStaged verifies every tree the project declares inside this
 // repository exactly as the index holds it: what is being committed,
 // partial commits included (the inherited GIT_INDEX_FILE is the index
-// read). The project configuration is read from the index too. It never
-// writes the index or the work tree. When nothing staged lies in a
-// declared tree and the configuration is unchanged, it parses nothing.
+// read; intent-to-add entries, which a commit leaves out, are left out).
+// The project configuration is read from the index too. It never writes
+// the index or the work tree. When nothing staged lies in a declared tree
+// and the configuration is unchanged, it parses nothing.
+// Otherwise each document's result comes from the staged cache when its
+// path and blob were verified before (see staged_cache.go).
 func VerifyStaged(ctx context.Context, env Env) (*contracts.VerifyReport, error) {
-	top, err := env.Git.Toplevel(ctx, git.Invoking, env.Dir)
+	// The object reader starts while the index is located and read.
+	type opened struct {
+		b   *git.Batch
+		err error
+	}
+	batch := make(chan opened, 1)
+	go func() {
+		b, err := env.Git.OpenBatch(ctx, env.Dir)
+		batch <- opened{b, err}
+	}()
+	defer func() {
+		if o := <-batch; o.b != nil {
+			o.b.Close()
+		}
+	}()
+	loc, err := env.Git.LocateIndex(ctx, env.Dir)
 	if err != nil {
 		return nil, gitErr(err)
 	}
-	if top == "" {
+	if loc == nil {
 		return nil, contracts.Errorf(contracts.CodeNoRepository, "verify --staged needs a git work tree; %s is not in one", env.Dir)
 	}
-	top = realPath(top)
-	p, err := sources.Discover(ctx, env.Git, env.Dir)
-	if err != nil {
-		return nil, err
+	top := realPath(loc.Top)
+	o := <-batch
+	batch <- o // for the deferred Close
+	if o.err != nil {
+		return nil, gitErr(o.err)
 	}
+	objects := o.b
+	s := &stagedRun{env: env, top: top, objects: objects}
 	rep := &contracts.VerifyReport{SchemaVersion: contracts.CLIVersion, OK: true, Trees: []contracts.TreeReport{}}
-	cfgRel, ok := repoRelative(top, p.ConfigFile)
-	if !ok {
-		rep.Note = "the project configuration is outside this repository; nothing to verify"
-		return rep, nil
-	}
-	cfg, err := stagedConfig(ctx, env, top, cfgRel, p.ConfigFile)
+	// The project is found in the index, never from the work tree: an
+	// unstaged (even invalid) configuration does not count, and neither
+	// does an untracked one.
+	cfgEntry, cfg, err := s.config(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -45,8 +67,9 @@ func VerifyStaged(ctx context.Context, env Env) (*contracts.VerifyReport, error)
 		rep.Note = "no " + contracts.ConfigFile + " is staged: this commit declares no trees"
 		return rep, nil
 	}
-	staged := &sources.Project{Root: p.Root, ConfigFile: p.ConfigFile, Config: cfg}
-	conns, err := staged.Connections()
+	cfgFile := filepath.Join(top, filepath.FromSlash(cfgEntry.Path))
+	p := &sources.Project{Checkout: top, Root: filepath.Dir(cfgFile), ConfigFile: cfgFile, Config: cfg}
+	conns, err := p.Connections()
 	if err != nil {
 		return nil, err
 	}
@@ -55,23 +78,43 @@ func VerifyStaged(ctx context.Context, env Env) (*contracts.VerifyReport, error)
 		rep.Note = "the project declares no tree inside this repository"
 		return rep, nil
 	}
-	changed, err := env.Git.StagedPaths(ctx, top)
+	staged, intentToAdd, err := s.touched(ctx, cfgEntry, trees)
 	if err != nil {
-		return nil, gitErr(err)
+		return nil, err
 	}
-	if !touchesTrees(changed, cfgRel, trees) {
+	if !staged {
 		rep.Note = "nothing staged in a declared tree"
 		return rep, nil
 	}
+	// Only now is the whole index listed: the fast path above never does.
+	if s.ix, err = env.Git.ReadIndex(ctx, top); err != nil {
+		return nil, gitErr(err)
+	}
+	s.ix.Drop(intentToAdd)
+	s.cache = openStagedCache(loc.CommonDir)
 	for _, t := range trees {
-		tr, err := verifyStagedTree(ctx, env, top, t)
+		tr, err := s.verifyTree(ctx, t)
 		if err != nil {
 			return nil, err
+		}
+		if tr == nil {
+			continue // in a submodule: committed in its own repository
 		}
 		rep.Trees = append(rep.Trees, *tr)
 		rep.OK = rep.OK && tr.OK
 	}
+	s.cache.save()
 	return rep, nil
+}
+
+// stagedRun is one verify --staged: the index read once, one cat-file
+// process for every object it needs.
+type stagedRun struct {
+	env     Env
+	top     string
+	ix      *git.Index
+	objects *git.Batch
+	cache   *stagedCache
 }
 
 // stagedTree is a declared directory tree inside the repository.
@@ -102,53 +145,92 @@ func repoRelative(top, abs string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-func touchesTrees(changed []string, cfgRel string, trees []stagedTree) bool {
-	for _, p := range changed {
-		if p == cfgRel {
-			return true
-		}
-		for _, t := range trees {
-			if inSubtree(p, t.prefix) {
-				return true
+// config reads the project configuration as staged: the index entry
+// nearest to the command's directory, from there up to the top of the work
+// tree (as discovery walks the disk). cfg is nil when no configuration is
+// in the index.
+func (s *stagedRun) config(ctx context.Context) (git.IndexEntry, *contracts.Config, error) {
+	candidates := []string{contracts.ConfigFile}
+	if r, ok := repoRelative(s.top, s.env.Dir); ok {
+		candidates = candidates[:0]
+		for d := r; ; d = path.Dir(d) {
+			candidates = append(candidates, path.Join(d, contracts.ConfigFile))
+			if d == "." {
+				break
 			}
 		}
 	}
-	return false
+	listed, err := s.env.Git.IndexEntries(ctx, s.top, candidates...)
+	if err != nil {
+		return git.IndexEntry{}, nil, gitErr(err)
+	}
+	found := git.NewIndex(listed)
+	for _, c := range candidates {
+		e, ok := found.Lookup(c)
+		if !ok {
+			continue
+		}
+		file := filepath.Join(s.top, filepath.FromSlash(c))
+		if e.Mode != "100644" && e.Mode != "100755" {
+			return e, nil, contracts.Errorf(contracts.CodeConfigInvalid, "invalid project configuration %s (staged): it is staged as a symlink or submodule, not a regular file", file).
+				WithDetails(map[string]any{"file": file})
+		}
+		var data []byte
+		err := s.objects.Objects([]string{e.ID}, func(_ int, id string, b []byte) error {
+			if id == "" {
+				return errors.New("the staged configuration's blob " + e.ID + " is missing")
+			}
+			data = b
+			return nil
+		})
+		if err != nil {
+			return e, nil, gitErr(err)
+		}
+		cfg, err := sources.ParseConfig(file+" (staged)", data)
+		return e, cfg, err
+	}
+	return git.IndexEntry{}, nil, nil
 }
 
-// stagedConfig reads the configuration as staged; nil when it is not in the index.
-func stagedConfig(ctx context.Context, env Env, top, rel, name string) (*contracts.Config, error) {
-	entries, err := env.Git.IndexEntries(ctx, top, rel)
-	if err != nil {
-		return nil, gitErr(err)
+// touched reports whether this commit changes the configuration or
+// anything in a declared tree: one `git diff --cached` limited to them.
+// Entries added with `git add -N`, which a commit leaves out, do not count;
+// when something is staged they are dropped from the index read.
+func (s *stagedRun) touched(ctx context.Context, cfg git.IndexEntry, trees []stagedTree) (staged bool, intentToAdd []string, err error) {
+	paths := []string{cfg.Path}
+	for _, t := range trees {
+		paths = append(paths, t.prefix)
 	}
-	var id string
-	for _, e := range entries {
-		if e.Path == rel {
-			id = e.ID
+	changed, err := s.env.Git.StagedChanges(ctx, s.top, false, paths)
+	if err != nil || len(changed) == 0 {
+		return false, nil, gitErr(err)
+	}
+	added, err := s.env.Git.StagedChanges(ctx, s.top, true, paths)
+	if err != nil {
+		return false, nil, gitErr(err)
+	}
+	visible := make(map[string]bool, len(changed))
+	for _, p := range changed {
+		visible[p] = true
+	}
+	return true, slices.DeleteFunc(added, func(p string) bool { return visible[p] }), nil
+}
+
+// verifyTree verifies one tree from its index entries, each document's
+// result cached by path and blob id or computed from its blob.
+func (s *stagedRun) verifyTree(ctx context.Context, t stagedTree) (*contracts.TreeReport, error) {
+	entries := s.ix.Under(t.prefix)
+	if len(entries) == 0 || (len(entries) == 1 && entries[0].Path == t.prefix && entries[0].Mode == "160000") {
+		if inOther, err := inOtherRepository(ctx, s.env, s.top, t.conn.Dir); err != nil || inOther {
+			return nil, err
 		}
 	}
-	if id == "" {
-		return nil, nil
-	}
-	var data []byte
-	err = env.Git.ReadBlobs(ctx, top, []string{id}, func(_ string, b []byte) error { data = b; return nil })
-	if err != nil {
-		return nil, gitErr(err)
-	}
-	return sources.ParseConfig(name+" (staged)", data)
-}
-
-// verifyStagedTree verifies one tree from its index entries and blobs.
-func verifyStagedTree(ctx context.Context, env Env, top string, t stagedTree) (*contracts.TreeReport, error) {
-	entries, err := env.Git.IndexEntries(ctx, top, t.prefix)
-	if err != nil {
-		return nil, gitErr(err)
-	}
-	var tes []tree.IndexEntry
-	var ids []string
-	var wanted []string
+	tes := make([]tree.IndexEntry, 0, len(entries))
+	var docs []stagedDoc
 	for _, e := range entries {
+		if e.Path == t.prefix {
+			continue // the root itself staged as a file: the tree has no root
+		}
 		rel := e.Path
 		if t.prefix != "." {
 			rel = strings.TrimPrefix(e.Path, t.prefix+"/")
@@ -156,21 +238,28 @@ func verifyStagedTree(ctx context.Context, env Env, top string, t stagedTree) (*
 		te := tree.IndexEntry{Path: path.Clean(rel), Mode: e.Mode}
 		tes = append(tes, te)
 		if tree.WantsBlob(te) {
-			ids = append(ids, e.ID)
-			wanted = append(wanted, te.Path)
+			docs = append(docs, stagedDoc{rel: te.Path, id: e.ID})
 		}
 	}
-	blobs := make(map[string][]byte, len(ids))
-	i := 0
-	err = env.Git.ReadBlobs(ctx, top, ids, func(_ string, data []byte) error {
-		blobs[wanted[i]] = data
-		i++
-		return nil
-	})
+	results, err := s.cache.results(docs, s.objects)
 	if err != nil {
 		return nil, gitErr(err)
 	}
-	r := tree.VerifyIndex(tes, blobs)
-	root := filepath.Join(top, filepath.FromSlash(t.prefix))
+	r := tree.VerifyIndexResults(tes, results)
+	root := filepath.Join(s.top, filepath.FromSlash(t.prefix))
 	return &contracts.TreeReport{Root: root, Selector: t.conn.Exact, OK: r.OK(), Findings: r.Findings, Scanned: r.Scanned}, nil
+}
+
+// inOtherRepository reports a tree directory that lies in another
+// repository's work tree (a submodule, a nested clone): this repository's
+// index does not hold it.
+func inOtherRepository(ctx context.Context, env Env, top, dir string) (bool, error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return false, nil
+	}
+	other, err := env.Git.Toplevel(ctx, git.Isolated, dir)
+	if err != nil {
+		return false, gitErr(err)
+	}
+	return other != "" && realPath(other) != top, nil
 }

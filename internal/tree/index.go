@@ -23,35 +23,48 @@ type IndexEntry struct {
 type indexContent struct {
 	dirs  map[string][]fs.DirEntry // directory → its entries, sorted
 	blobs map[string][]byte        // document path → staged bytes
+	// results, when set, holds every document's precomputed DocResult:
+	// no document is read or parsed (see VerifyIndexResults).
+	results map[string]DocResult
 }
 
 // newIndexContent builds the directory structure the entries imply.
-// blobs holds the content of every entry that is a document.
+// blobs holds the content of every entry that is a document. Entry paths
+// are unique, as in a git index (stage 0); should a path be both a file
+// and a directory, the first in entry order is listed.
 func newIndexContent(entries []IndexEntry, blobs map[string][]byte) *indexContent {
 	c := &indexContent{dirs: map[string][]fs.DirEntry{".": nil}, blobs: blobs}
-	seen := map[string]bool{}
-	add := func(dir string, e fs.DirEntry) {
-		key := path.Join(dir, e.Name())
-		if !seen[key] {
-			seen[key] = true
-			c.dirs[dir] = append(c.dirs[dir], e)
-		}
-	}
-	for _, e := range entries {
+	files := make([]indexEntry, len(entries)) // one allocation for every file's listing
+	for i, e := range entries {
 		p := e.Path
-		dir := path.Dir(p)
-		for d := dir; d != "."; d = path.Dir(d) {
-			if _, ok := c.dirs[d]; !ok {
-				c.dirs[d] = nil
+		dir, name := splitPath(p)
+		for d := dir; d != "."; {
+			if _, ok := c.dirs[d]; ok {
+				break // d, and so every directory above it, is listed
 			}
-			add(path.Dir(d), indexEntry{name: path.Base(d), mode: fs.ModeDir})
+			c.dirs[d] = nil
+			parent, base := splitPath(d)
+			c.dirs[parent] = append(c.dirs[parent], &indexEntry{name: base, mode: fs.ModeDir})
+			d = parent
 		}
-		add(dir, indexEntry{name: path.Base(p), mode: gitMode(e.Mode), size: int64(len(blobs[p]))})
+		files[i] = indexEntry{name: name, mode: gitMode(e.Mode), size: int64(len(blobs[p]))}
+		c.dirs[dir] = append(c.dirs[dir], &files[i])
 	}
-	for _, list := range c.dirs {
-		slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	for d, list := range c.dirs {
+		slices.SortStableFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+		c.dirs[d] = slices.CompactFunc(list, func(a, b fs.DirEntry) bool { return a.Name() == b.Name() })
 	}
 	return c
+}
+
+// splitPath is path.Dir and path.Base of a clean relative path, without
+// allocating.
+func splitPath(p string) (dir, name string) {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return ".", p
+	}
+	return p[:i], p[i+1:]
 }
 
 // gitMode maps a git mode to the file type a directory listing would give.
@@ -65,8 +78,6 @@ func gitMode(mode string) fs.FileMode {
 		return 0
 	}
 }
-
-func (c *indexContent) path() string { return "" }
 
 func (c *indexContent) readDir(rel string) ([]fs.DirEntry, error) {
 	list, ok := c.dirs[rel]
@@ -112,4 +123,42 @@ func VerifyIndex(entries []IndexEntry, blobs map[string][]byte) *Report {
 // regular documents outside infrastructure.
 func WantsBlob(e IndexEntry) bool {
 	return gitMode(e.Mode) == 0 && IsDocumentName(path.Base(e.Path)) && ClassOf(e.Path) != contracts.ClassInfrastructure
+}
+
+// DocResult is what verification finds in one document on its own: its
+// findings (metadata, Markdown links leaving the tree) and its soft links,
+// which are resolved against the whole tree later. It depends only on the
+// document's tree-relative path and bytes, so callers may cache it by path
+// and content (verify --staged keys it by path and blob id).
+type DocResult struct {
+	Findings  []contracts.Finding
+	SoftLinks []SoftLink
+}
+
+// CheckDocument computes the DocResult of the document at the
+// tree-relative path rel with content data, exactly as VerifyIndex would.
+func CheckDocument(rel string, data []byte) DocResult {
+	src := &indexContent{blobs: map[string][]byte{rel: data}}
+	var buf []byte
+	r := checkDocument(src, NewLinkExtractor(), &buf, docJob{rel: rel, root: rel == NodeFile})
+	return DocResult{Findings: r.findings, SoftLinks: r.softLinks}
+}
+
+// VerifyIndexResults is VerifyIndex with every document's DocResult given
+// instead of its bytes (results must hold one for every entry WantsBlob
+// accepts): the report is the same as VerifyIndex's over the same bytes.
+func VerifyIndexResults(entries []IndexEntry, results map[string]DocResult) *Report {
+	c := newIndexContent(entries, nil)
+	c.results = results
+	return verifyContent(c)
+}
+
+// precomputed returns a document's DocResult given to VerifyIndexResults.
+// checkDocument asks for it before reading anything.
+func (c *indexContent) precomputed(rel string) (docResult, bool) {
+	r, ok := c.results[rel]
+	if !ok {
+		return docResult{}, false
+	}
+	return docResult{rel: rel, findings: r.Findings, softLinks: r.SoftLinks}, true
 }

@@ -86,6 +86,11 @@ type docResult struct {
 
 // checkDocument reads, parses and checks one document and its Markdown links.
 func checkDocument(src content, x *LinkExtractor, buf *[]byte, j docJob) docResult {
+	if ic, ok := src.(*indexContent); ok && ic.results != nil {
+		if r, ok := ic.precomputed(j.rel); ok {
+			return r // VerifyIndexResults: computed by CheckDocument
+		}
+	}
 	res := docResult{rel: j.rel}
 	data, err := src.readFile(buf, j.rel, contracts.MaxDocumentBytes)
 	var big *tooLargeError

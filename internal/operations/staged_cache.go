@@ -1,0 +1,419 @@
+package operations
+
+// The staged cache keeps verify --staged fast on large trees: what one
+// document yields on its own (tree.DocResult: its findings and its soft
+// links) depends only on its tree-relative path and its bytes, so it is
+// kept per (path, blob id) in <git common dir>/context-tree/staged-cache
+// and a commit that stages one document parses one document. Everything
+// that depends on the rest of the tree (directory indexes, symlinks,
+// gitlinks, whether a soft link's target exists) is still checked over the
+// whole index on every run, so the report equals a full verify of the
+// index (TestStagedCacheEqualsFullVerify).
+//
+// The file is a cache, never a source of truth: it is written atomically
+// (a temporary file renamed over it, no fsync: a torn or foreign file fails
+// its CRC-32C and is ignored) and keyed to the binary that wrote it (format
+// version, build version, executable size and modification time: other
+// rules, other results). A run that parsed documents adds their records to
+// a journal beside it (staged-cache.journal); when the journal grows past
+// an eighth of the file, the file is rewritten with exactly the documents
+// that run saw and the journal dropped. Any file and journal may be paired
+// (every record is a function of its key). Failing to read or write them
+// only costs time.
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/buildinfo"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
+)
+
+const (
+	stagedCacheDir   = "context-tree"
+	stagedCacheName  = "staged-cache"
+	stagedCacheMagic = "git-context-tree staged cache 1\n"
+)
+
+var crc32c = crc32.MakeTable(crc32.Castagnoli)
+
+// stagedDoc is a document of a tree in the index.
+type stagedDoc struct {
+	rel string // tree-relative
+	id  string // blob id
+}
+
+type cacheKey struct{ rel, id string }
+
+func (k cacheKey) compare(rel, id string) int {
+	return cmp.Or(strings.Compare(k.rel, rel), strings.Compare(k.id, id))
+}
+
+// compareKey orders a record's key (bytes of the file) against a path and
+// blob id, allocating nothing.
+func compareKey(rel, id []byte, docRel, docID string) int {
+	switch {
+	case string(rel) < docRel:
+		return -1
+	case string(rel) > docRel:
+		return 1
+	case string(id) < docID:
+		return -1
+	case string(id) > docID:
+		return 1
+	}
+	return 0
+}
+
+type cacheRecord struct {
+	key cacheKey
+	res tree.DocResult
+}
+
+type stagedCache struct {
+	file        string // "" when there is nowhere to keep it
+	fingerprint string
+	records     []byte // the file's records, validated, sorted by (rel, id)
+	count       int    // records in it
+	// journal holds the records added since the file was last written
+	// whole, sorted: a commit that stages a few documents writes a few
+	// records, not the whole tree's.
+	journal []cacheRecord
+	added   []cacheRecord // this run's new records
+	// seenDocs and seenResults are the documents of each tree this run
+	// verified and their results: what save writes.
+	seenDocs    [][]stagedDoc
+	seenResults [][]tree.DocResult
+	parsed      int // documents this run parsed (cache misses)
+}
+
+// openStagedCache loads the cache of the repository whose common git dir
+// is commonDir; an unreadable, foreign or stale file is an empty cache.
+func openStagedCache(commonDir string) *stagedCache {
+	c := &stagedCache{fingerprint: cacheFingerprint()}
+	if commonDir == "" {
+		return c
+	}
+	c.file = filepath.Join(commonDir, stagedCacheDir, stagedCacheName)
+	if data, err := os.ReadFile(c.file); err == nil {
+		c.records, c.count, _ = openCacheRecords(data, c.fingerprint)
+	}
+	if data, err := os.ReadFile(c.file + journalSuffix); err == nil {
+		c.journal, _ = decodeStagedCache(data, c.fingerprint)
+	}
+	return c
+}
+
+// cacheFingerprint identifies the rules that computed the results: the
+// cache format, the build, and the executable file itself (a rebuilt
+// development binary has the same version but another file).
+func cacheFingerprint() string {
+	v := buildinfo.Read()
+	fp := fmt.Sprintf("%s|%s|%s|%t|%s|doc%d", stagedCacheMagic, v.Version, v.Revision, v.Modified, v.GoVersion, contracts.DocumentVersion)
+	if exe, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(exe); err == nil {
+			fp += fmt.Sprintf("|%s|%d|%d", exe, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return fp
+}
+
+// results returns the DocResult of every document of one tree (docs in
+// path order, as the index lists them), from the cache or computed from
+// its blob (read through objects, parsed on all cores). The cache is read
+// alongside docs, record after record: no map of it is built.
+func (c *stagedCache) results(docs []stagedDoc, objects *git.Batch) (map[string]tree.DocResult, error) {
+	out := make(map[string]tree.DocResult, len(docs))
+	var misses []int // indexes into docs
+	found := make([]tree.DocResult, len(docs))
+	d := cacheDecoder{b: c.records}
+	left := c.count
+	var rel, id []byte // the record under the cursor, when have
+	have := false
+	j := 0 // the journal's cursor
+	for i, doc := range docs {
+		for j < len(c.journal) && c.journal[j].key.compare(doc.rel, doc.id) < 0 {
+			j++
+		}
+		if j < len(c.journal) && c.journal[j].key.compare(doc.rel, doc.id) == 0 {
+			found[i] = c.journal[j].res
+			continue
+		}
+		for {
+			if !have {
+				if left == 0 {
+					break
+				}
+				rel, id = d.bytes(), d.bytes()
+				have, left = true, left-1
+			}
+			if compareKey(rel, id, doc.rel, doc.id) >= 0 {
+				break
+			}
+			d.skipResult()
+			have = false
+		}
+		if have && compareKey(rel, id, doc.rel, doc.id) == 0 {
+			found[i] = d.result()
+			have = false
+		} else {
+			misses = append(misses, i)
+		}
+		if d.err != nil { // cannot happen: the records were validated
+			return nil, d.err
+		}
+	}
+	if len(misses) > 0 {
+		type job struct {
+			i    int
+			data []byte
+		}
+		jobs := make(chan job, 64)
+		var wg sync.WaitGroup
+		for range runtime.GOMAXPROCS(0) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := range jobs {
+					found[j.i] = tree.CheckDocument(docs[j.i].rel, j.data)
+				}
+			}()
+		}
+		ids := make([]string, len(misses))
+		for k, i := range misses {
+			ids[k] = docs[i].id
+		}
+		err := objects.Objects(ids, func(k int, id string, data []byte) error {
+			doc := docs[misses[k]]
+			if id == "" {
+				return fmt.Errorf("blob %s of %s is missing", doc.id, doc.rel)
+			}
+			jobs <- job{misses[k], data}
+			return nil
+		})
+		close(jobs)
+		wg.Wait()
+		if err != nil {
+			return nil, err
+		}
+		c.parsed += len(misses)
+		for _, i := range misses {
+			c.added = append(c.added, cacheRecord{cacheKey{docs[i].rel, docs[i].id}, found[i]})
+		}
+	}
+	for i, doc := range docs {
+		out[doc.rel] = found[i]
+	}
+	c.seenDocs, c.seenResults = append(c.seenDocs, docs), append(c.seenResults, found)
+	return out, nil
+}
+
+// journalSuffix names the journal beside the cache file.
+const journalSuffix = ".journal"
+
+// save records what this run parsed, when it parsed anything: in the
+// journal while it stays small (at most an eighth of the file, or 256
+// records), else by writing the file whole with exactly the documents
+// this run saw, and no journal.
+func (c *stagedCache) save() {
+	if c.file == "" || c.parsed == 0 {
+		return
+	}
+	if journal := append(slices.Clone(c.journal), c.added...); c.count > 0 && len(journal) <= max(256, c.count/8) {
+		writeAtomic(c.file+journalSuffix, encodeStagedCache(c.fingerprint, journal))
+		return
+	}
+	var records []cacheRecord
+	for t, docs := range c.seenDocs {
+		for i, doc := range docs {
+			records = append(records, cacheRecord{cacheKey{doc.rel, doc.id}, c.seenResults[t][i]})
+		}
+	}
+	if writeAtomic(c.file, encodeStagedCache(c.fingerprint, records)) {
+		os.Remove(c.file + journalSuffix)
+	}
+}
+
+// writeAtomic replaces a file by renaming a new one over it (no fsync: a
+// torn file fails its CRC and is ignored).
+func writeAtomic(name string, data []byte) bool {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false
+	}
+	tmp, err := os.CreateTemp(dir, filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return false
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), name) != nil {
+		os.Remove(tmp.Name())
+		return false
+	}
+	return true
+}
+
+// The file (and the journal): magic, fingerprint, record count, records sorted by path then
+// blob id (path, blob id, findings, soft links), CRC-32C of all that
+// (big-endian). Strings and numbers are uvarint-length-prefixed and
+// uvarints.
+
+func encodeStagedCache(fingerprint string, records []cacheRecord) []byte {
+	records = slices.Clone(records)
+	slices.SortFunc(records, func(a, b cacheRecord) int { return a.key.compare(b.key.rel, b.key.id) })
+	records = slices.CompactFunc(records, func(a, b cacheRecord) bool { return a.key == b.key })
+	b := make([]byte, 0, 64+len(records)*128)
+	b = append(b, stagedCacheMagic...)
+	b = appendString(b, fingerprint)
+	b = binary.AppendUvarint(b, uint64(len(records)))
+	for _, rec := range records {
+		b = appendString(b, rec.key.rel)
+		b = appendString(b, rec.key.id)
+		b = binary.AppendUvarint(b, uint64(len(rec.res.Findings)))
+		for _, f := range rec.res.Findings {
+			b = appendString(b, string(f.Code))
+			b = appendString(b, f.Message)
+			b = appendString(b, f.Path)
+			b = binary.AppendUvarint(b, uint64(f.Line))
+			b = appendString(b, f.Target)
+		}
+		b = binary.AppendUvarint(b, uint64(len(rec.res.SoftLinks)))
+		for _, sl := range rec.res.SoftLinks {
+			b = appendString(b, sl.Value)
+			b = binary.AppendUvarint(b, uint64(sl.Line))
+		}
+	}
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crc32c))
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+var errCacheCorrupt = errors.New("staged cache: corrupt")
+
+// openCacheRecords checks a cache file (its CRC, its fingerprint, that
+// every record decodes and that they are in order) and returns its records.
+func openCacheRecords(data []byte, fingerprint string) (records []byte, count int, err error) {
+	if len(data) < len(stagedCacheMagic)+4 || !bytes.HasPrefix(data, []byte(stagedCacheMagic)) {
+		return nil, 0, errCacheCorrupt
+	}
+	body, sum := data[:len(data)-4], binary.BigEndian.Uint32(data[len(data)-4:])
+	if crc32.Checksum(body, crc32c) != sum {
+		return nil, 0, errCacheCorrupt
+	}
+	d := cacheDecoder{b: body[len(stagedCacheMagic):]}
+	if d.string() != fingerprint || d.err != nil {
+		return nil, 0, errors.New("staged cache: written by another binary")
+	}
+	n := d.count()
+	records = d.b
+	var prevRel, prevID []byte
+	for i := range n {
+		rel, id := d.bytes(), d.bytes()
+		d.skipResult()
+		if d.err != nil || (i > 0 && cmp.Or(bytes.Compare(prevRel, rel), bytes.Compare(prevID, id)) >= 0) {
+			return nil, 0, errCacheCorrupt
+		}
+		prevRel, prevID = rel, id
+	}
+	if len(d.b) != 0 {
+		return nil, 0, errCacheCorrupt
+	}
+	return records, n, nil
+}
+
+// decodeStagedCache reads every record of a cache file (for tests).
+func decodeStagedCache(data []byte, fingerprint string) ([]cacheRecord, error) {
+	records, n, err := openCacheRecords(data, fingerprint)
+	if err != nil {
+		return nil, err
+	}
+	d := cacheDecoder{b: records}
+	out := make([]cacheRecord, n)
+	for i := range out {
+		out[i].key = cacheKey{rel: d.string(), id: d.string()}
+		out[i].res = d.result()
+	}
+	return out, d.err
+}
+
+type cacheDecoder struct {
+	b   []byte
+	err error
+}
+
+func (d *cacheDecoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err, d.b = errCacheCorrupt, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// count reads a length that cannot exceed what is left.
+func (d *cacheDecoder) count() int {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.err, d.b = errCacheCorrupt, nil
+		return 0
+	}
+	return int(n)
+}
+
+func (d *cacheDecoder) bytes() []byte {
+	n := d.count()
+	s := d.b[:n]
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *cacheDecoder) string() string { return string(d.bytes()) }
+
+// result reads a record's findings and soft links.
+func (d *cacheDecoder) result() tree.DocResult {
+	var r tree.DocResult
+	if n := d.count(); n > 0 {
+		r.Findings = make([]contracts.Finding, n)
+		for i := range r.Findings {
+			r.Findings[i] = contracts.Finding{Code: contracts.FindingCode(d.string()), Message: d.string(), Path: d.string(), Line: int(d.uvarint()), Target: d.string()}
+		}
+	}
+	if n := d.count(); n > 0 {
+		r.SoftLinks = make([]tree.SoftLink, n)
+		for i := range r.SoftLinks {
+			r.SoftLinks[i] = tree.SoftLink{Value: d.string(), Line: int(d.uvarint())}
+		}
+	}
+	return r
+}
+
+// skipResult steps over a record's findings and soft links.
+func (d *cacheDecoder) skipResult() {
+	for range d.count() {
+		d.bytes()
+		d.bytes()
+		d.bytes()
+		d.uvarint()
+		d.bytes()
+	}
+	for range d.count() {
+		d.bytes()
+		d.uvarint()
+	}
+}

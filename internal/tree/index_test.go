@@ -1,0 +1,90 @@
+package tree
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/treegen"
+)
+
+// TestVerifyIndexResultsEqualsVerifyIndex: verifying from each document's
+// CheckDocument result (what verify --staged caches) reports exactly what
+// verifying from the documents' bytes reports, on generated trees (links
+// escaping only inside code included) and on documents with every kind of
+// per-document finding, symlink and gitlink entries among them.
+func TestVerifyIndexResultsEqualsVerifyIndex(t *testing.T) {
+	gen := t.TempDir()
+	if err := treegen.Generate(gen, treegen.Options{Seed: 11, Docs: 500, WideChildren: 25, EscapesInCode: 100}); err != nil {
+		t.Fatal(err)
+	}
+	entries, blobs := indexOf(t, gen)
+	extra := map[string]string{
+		"bad/NODE.md":    "---\ndescription: no title\nsoft_links: [gone.md, /../up.md, https://example.com/x, wide]\n---\n\n[out](../../x) `[in code](../../../y)`\n",
+		"bad/nofm.md":    "no frontmatter\n",
+		"bad/yaml.md":    "---\ntitle: [unclosed\n---\n",
+		"bad/types.md":   "---\ntitle: 3\ndescription: [x]\nsoft_links: 7\nschemaVersion: 1\n---\n",
+		"orphan/doc.md":  doc("Orphan", "no index above\n"),
+		"members/m.md":   doc("Member", "[up](../../z)\n"),
+		"bad/big.md":     "---\ntitle: Big\n---\n" + strings.Repeat("y", contracts.MaxDocumentBytes),
+		"bad/empty.md":   "",
+		"bad/crlf.md":    "---\r\ntitle: CRLF\r\n---\r\n\r\n[x](../../../w)\r\n",
+		".github/ci.md":  "infrastructure, never read",
+		"bad/figure.svg": "<svg/>",
+	}
+	for rel, content := range extra {
+		entries = append(entries, IndexEntry{Path: rel, Mode: "100644"})
+		blobs[rel] = []byte(content)
+	}
+	entries = append(entries, IndexEntry{Path: "bad/link.md", Mode: "120000"}, IndexEntry{Path: "bad/sub", Mode: "160000"}, IndexEntry{Path: "bad/run.md", Mode: "100755"})
+	blobs["bad/run.md"] = []byte(doc("Executable", ""))
+
+	want := VerifyIndex(entries, blobs)
+	results := map[string]DocResult{}
+	for _, e := range entries {
+		if WantsBlob(e) {
+			results[e.Path] = CheckDocument(e.Path, blobs[e.Path])
+		}
+	}
+	got := VerifyIndexResults(entries, results)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("VerifyIndexResults (-VerifyIndex +VerifyIndexResults):\n%s", diff)
+	}
+	if len(want.Findings) < 12 {
+		t.Errorf("only %d findings: the crafted documents did not register", len(want.Findings))
+	}
+	// Results are bound to paths: the same bytes as the root NODE.md and
+	// as a descendant are judged differently.
+	root := CheckDocument(NodeFile, blobs[NodeFile])
+	desc := CheckDocument("sub/"+NodeFile, blobs[NodeFile])
+	if cmp.Equal(root, desc) {
+		t.Errorf("the root NODE.md and the same bytes below it gave the same result: %+v", root)
+	}
+}
+
+// indexOf lists a directory as index entries and blobs.
+func indexOf(t *testing.T, dir string) ([]IndexEntry, map[string][]byte) {
+	t.Helper()
+	var entries []IndexEntry
+	blobs := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		data, err := os.ReadFile(p)
+		entries = append(entries, IndexEntry{Path: rel, Mode: "100644"})
+		blobs[rel] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return entries, blobs
+}
