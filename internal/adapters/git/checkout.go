@@ -68,16 +68,3 @@ func (g *Git) HooksDir(ctx context.Context, dir string) (hooks, commonDir string
 	}
 	return lines[0], lines[1], nil
 }
-
-// ConfigValue reads a config value as git resolves it for the repository
-// at dir (all scopes), ok false when unset.
-func (g *Git) ConfigValue(ctx context.Context, dir, key string) (string, bool, error) {
-	out, err := g.Run(ctx, Invoking, dir, "config", "--get", key)
-	if err != nil {
-		if ExitCode(err) == 1 {
-			return "", false, nil
-		}
-		return "", false, err
-	}
-	return strings.TrimSuffix(string(out), "\n"), true, nil
-}
