@@ -59,7 +59,13 @@ func VerifyStaged(ctx context.Context, env Env) (*contracts.VerifyReport, error)
 	// The project is found in the index, never from the work tree: an
 	// unstaged (even invalid) configuration does not count, and neither
 	// does an untracked one.
-	cfgEntry, cfg, err := s.config(ctx)
+	// One diff lists what this commit changes; an unchanged configuration is
+	// read from HEAD, so the fast path never loads the whole index twice.
+	changed, err := env.Git.StagedChanges(ctx, top, false, nil)
+	if err != nil {
+		return nil, gitErr(err)
+	}
+	cfgEntry, cfg, err := s.config(ctx, changed)
 	if err != nil {
 		return nil, err
 	}
@@ -78,15 +84,15 @@ func VerifyStaged(ctx context.Context, env Env) (*contracts.VerifyReport, error)
 		rep.Note = "the project declares no tree inside this repository"
 		return rep, nil
 	}
-	staged, intentToAdd, err := s.touched(ctx, cfgEntry, trees)
-	if err != nil {
-		return nil, err
-	}
-	if !staged {
+	if !touches(changed, cfgEntry.Path, trees) {
 		rep.Note = "nothing staged in a declared tree"
 		return rep, nil
 	}
 	// Only now is the whole index listed: the fast path above never does.
+	intentToAdd, err := s.intentToAdd(ctx, changed, cfgEntry, trees)
+	if err != nil {
+		return nil, err
+	}
 	if s.ix, err = env.Git.ReadIndex(ctx, top); err != nil {
 		return nil, gitErr(err)
 	}
@@ -149,7 +155,7 @@ func repoRelative(top, abs string) (string, bool) {
 // nearest to the command's directory, from there up to the top of the work
 // tree (as discovery walks the disk). cfg is nil when no configuration is
 // in the index.
-func (s *stagedRun) config(ctx context.Context) (git.IndexEntry, *contracts.Config, error) {
+func (s *stagedRun) config(ctx context.Context, changed []string) (git.IndexEntry, *contracts.Config, error) {
 	candidates := []string{contracts.ConfigFile}
 	if r, ok := repoRelative(s.top, s.env.Dir); ok {
 		candidates = candidates[:0]
@@ -160,7 +166,12 @@ func (s *stagedRun) config(ctx context.Context) (git.IndexEntry, *contracts.Conf
 			}
 		}
 	}
-	listed, err := s.env.Git.IndexEntries(ctx, s.top, candidates...)
+	// A candidate the commit does not change is the same in HEAD, which git
+	// reads without loading the index.
+	listed, err := s.env.Git.HeadEntries(ctx, s.top, candidates...)
+	if slices.ContainsFunc(candidates, func(c string) bool { return slices.Contains(changed, c) }) {
+		listed, err = s.env.Git.IndexEntries(ctx, s.top, candidates...)
+	}
 	if err != nil {
 		return git.IndexEntry{}, nil, gitErr(err)
 	}
@@ -192,28 +203,39 @@ func (s *stagedRun) config(ctx context.Context) (git.IndexEntry, *contracts.Conf
 	return git.IndexEntry{}, nil, nil
 }
 
-// touched reports whether this commit changes the configuration or
-// anything in a declared tree: one `git diff --cached` limited to them.
-// Entries added with `git add -N`, which a commit leaves out, do not count;
-// when something is staged they are dropped from the index read.
-func (s *stagedRun) touched(ctx context.Context, cfg git.IndexEntry, trees []stagedTree) (staged bool, intentToAdd []string, err error) {
+// touches reports whether the commit changes the configuration or
+// anything in a declared tree.
+func touches(changed []string, cfg string, trees []stagedTree) bool {
+	for _, p := range changed {
+		if p == cfg {
+			return true
+		}
+		for _, t := range trees {
+			if inSubtree(p, t.prefix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// intentToAdd lists the entries under the trees added with `git add -N`,
+// which a commit leaves out: new in a diff that shows them, absent from
+// the one that does not.
+func (s *stagedRun) intentToAdd(ctx context.Context, changed []string, cfg git.IndexEntry, trees []stagedTree) ([]string, error) {
 	paths := []string{cfg.Path}
 	for _, t := range trees {
 		paths = append(paths, t.prefix)
 	}
-	changed, err := s.env.Git.StagedChanges(ctx, s.top, false, paths)
-	if err != nil || len(changed) == 0 {
-		return false, nil, gitErr(err)
-	}
 	added, err := s.env.Git.StagedChanges(ctx, s.top, true, paths)
 	if err != nil {
-		return false, nil, gitErr(err)
+		return nil, gitErr(err)
 	}
 	visible := make(map[string]bool, len(changed))
 	for _, p := range changed {
 		visible[p] = true
 	}
-	return true, slices.DeleteFunc(added, func(p string) bool { return visible[p] }), nil
+	return slices.DeleteFunc(added, func(p string) bool { return visible[p] }), nil
 }
 
 // verifyTree verifies one tree from its index entries, each document's

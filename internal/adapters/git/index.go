@@ -234,6 +234,31 @@ func (ix *Index) Drop(paths []string) {
 	ix.entries = slices.DeleteFunc(ix.entries, func(e IndexEntry) bool { return drop[e.Path] })
 }
 
+// HeadEntries lists the entries of HEAD's tree at the given repository-
+// relative paths, in the invoking repository (none before the first
+// commit). git reads them from the commit, without loading the index.
+func (g *Git) HeadEntries(ctx context.Context, dir string, paths ...string) ([]IndexEntry, error) {
+	args := []string{"ls-tree", "-z", "--full-tree", "HEAD", "--"}
+	for _, p := range paths {
+		args = append(args, ":(literal)"+p)
+	}
+	out, err := g.Run(ctx, Invoking, dir, args...)
+	if err != nil {
+		if head, herr := g.Head(ctx, Invoking, dir); herr == nil && head == "" {
+			return nil, nil // no commit yet
+		}
+		return nil, err
+	}
+	var entries []IndexEntry
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
+		if f := strings.Fields(string(meta)); ok && len(f) == 3 {
+			entries = append(entries, IndexEntry{Mode: f[0], ID: f[2], Path: string(path)})
+		}
+	}
+	return entries, nil
+}
+
 // StagedChanges lists the paths under the pathspecs whose index entry
 // differs from HEAD (all staged paths when there is no HEAD yet). With
 // intentToAdd, entries added by `git add -N` count as new files; without,
