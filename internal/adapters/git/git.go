@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -66,13 +67,10 @@ const (
 
 // Run runs git in dir and returns its stdout.
 func (g *Git) Run(ctx context.Context, scope Scope, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, g.Path, args...)
-	cmd.Dir = dir
-	env, err := g.env(ctx, scope)
+	cmd, err := g.command(ctx, scope, dir, args...)
 	if err != nil {
 		return nil, err
 	}
-	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -85,8 +83,32 @@ func (g *Git) Run(ctx context.Context, scope Scope, dir string, args ...string) 
 	return stdout.Bytes(), nil
 }
 
-// env builds the environment: always no terminal prompts and the C locale
-// for parsed output; for Isolated, without the repository-local variables
+// hardening is prepended to every git command line: git-context-tree never
+// runs anyone's hooks or file-system monitor inside its own git commands
+// (caches, snapshots and sessions are the tool's, and a hook of the
+// invoking repository must not re-enter it), and never splits an index it
+// writes into shared files beside it.
+var hardening = []string{
+	"-c", "core.hooksPath=" + os.DevNull,
+	"-c", "core.fsmonitor=false",
+	"-c", "core.splitIndex=false",
+	"-c", "advice.graftFileDeprecated=false", // GIT_GRAFT_FILE=/dev/null below
+}
+
+// command builds a git command run in dir with the scope's environment.
+func (g *Git) command(ctx context.Context, scope Scope, dir string, args ...string) (*exec.Cmd, error) {
+	env, err := g.env(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, g.Path, append(slices.Clip(hardening), args...)...)
+	cmd.Dir = dir
+	cmd.Env = env
+	return cmd, nil
+}
+
+// env builds the environment: always no terminal prompts, the C locale
+// for parsed output, and object replacement off; for Isolated, without the repository-local variables
 // git itself lists (GIT_DIR, GIT_INDEX_FILE, GIT_WORK_TREE, …).
 func (g *Git) env(ctx context.Context, scope Scope) ([]string, error) {
 	env := os.Environ()
@@ -108,7 +130,10 @@ func (g *Git) env(ctx context.Context, scope Scope) ([]string, error) {
 		}
 		env = kept
 	}
-	return append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"), nil
+	// Objects are what they are: no replace refs and no grafts may make a
+	// commit or tree look different to the tool than its bytes say, in any
+	// repository (S13: finish trusts only objects it can name by id).
+	return append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_NO_REPLACE_OBJECTS=1", "GIT_GRAFT_FILE="+os.DevNull), nil
 }
 
 // repositoryVars asks git which environment variables are local to a

@@ -74,13 +74,10 @@ func (g *Git) ReadBlobs(ctx context.Context, dir string, ids []string, fn func(i
 	if len(ids) == 0 {
 		return nil
 	}
-	cmd := exec.CommandContext(ctx, g.Path, "cat-file", "--batch")
-	cmd.Dir = dir
-	env, err := g.env(ctx, Invoking)
+	cmd, err := g.command(ctx, Invoking, dir, "cat-file", "--batch")
 	if err != nil {
 		return err
 	}
-	cmd.Env = env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
@@ -289,15 +286,29 @@ type Batch struct {
 	err    error
 }
 
-// OpenBatch starts `git cat-file --batch` in dir. Close it.
+// OpenBatch starts `git cat-file --batch` in dir, in the invoking
+// repository's environment. Close it.
 func (g *Git) OpenBatch(ctx context.Context, dir string) (*Batch, error) {
-	b := &Batch{cmd: exec.CommandContext(ctx, g.Path, "cat-file", "--batch")}
-	b.cmd.Dir = dir
-	env, err := g.env(ctx, Invoking)
+	cmd, err := g.command(ctx, Invoking, dir, "cat-file", "--batch")
 	if err != nil {
 		return nil, err
 	}
-	b.cmd.Env = env
+	return startBatch(cmd)
+}
+
+// OpenRepoBatch starts `git cat-file --batch` against the repository whose
+// git directory is gitDir, isolated like InRepo. Close it.
+func (g *Git) OpenRepoBatch(ctx context.Context, gitDir string) (*Batch, error) {
+	cmd, err := g.command(ctx, Isolated, gitDir, "--git-dir="+gitDir, "cat-file", "--batch")
+	if err != nil {
+		return nil, err
+	}
+	return startBatch(cmd)
+}
+
+func startBatch(cmd *exec.Cmd) (*Batch, error) {
+	b := &Batch{cmd: cmd}
+	var err error
 	b.cmd.Stderr = &b.stderr
 	if b.stdin, err = b.cmd.StdinPipe(); err != nil {
 		return nil, err
