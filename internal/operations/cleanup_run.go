@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -144,17 +142,13 @@ func (r *cleanupRun) execute(ctx context.Context) {
 	if !r.runAgent(ctx, s) {
 		return
 	}
-	if paths, why := r.inspect(ctx, s); why != "" {
+	changed, paths, why := r.inspect(ctx, s)
+	if why != "" {
 		r.rec.Paths = paths
 		r.fail(contracts.OutcomeRejected, why, nil)
 		return
 	}
-	entries, err := r.env.Git.Status(ctx, s.Worktree)
-	if err != nil {
-		r.fail(contracts.OutcomeFailed, "cannot read the session's changes", gitErr(err))
-		return
-	}
-	if len(entries) == 0 {
+	if !changed {
 		if _, err := Abort(ctx, r.env, s.ID); err != nil {
 			r.fail(contracts.OutcomeFailed, "the agent changed nothing but the session could not be removed", err)
 			return
@@ -238,41 +232,48 @@ func (r *cleanupRun) subtreeDigest(ctx context.Context, gitDir, root, commit, su
 }
 
 // inspect accepts only edits to normal and member Markdown documents in
-// the tree, made without commits or branch switches; it returns the
-// offending paths and why otherwise.
-func (r *cleanupRun) inspect(ctx context.Context, s *contracts.Session) ([]string, string) {
-	if _, err := checkWorktree(ctx, r.env, s, s.Base); err != nil {
-		return nil, "the agent committed, switched branches or replaced the worktree: " + err.Error()
+// the tree, made without commits or branch switches. Like finish, it
+// judges the files on disk through the session's private index, so
+// nothing the agent did to the session's own git can hide an edit. It
+// reports whether anything changed, and the offending paths and why.
+func (r *cleanupRun) inspect(ctx context.Context, s *contracts.Session) (changed bool, bad []string, why string) {
+	if err := checkWorktree(ctx, r.env, s, s.Base); err != nil {
+		return false, nil, "the agent committed, switched branches or replaced the worktree: " + err.Error()
 	}
-	if hasNestedGit(s.ContentRoot) {
-		return nil, "the agent created a nested git repository"
+	if nestedGit(s.Worktree) != "" {
+		return false, nil, "the agent created a nested git repository"
 	}
-	entries, err := r.env.Git.Status(ctx, s.Worktree)
+	c, err := captureSession(ctx, r.env, s, false)
 	if err != nil {
-		return nil, "cannot read the session's changes: " + git.Summary(err)
+		return false, nil, "cannot read the session's changes: " + err.Error()
 	}
-	var bad []string
-	for _, e := range entries {
-		for _, p := range []string{e.Path, e.Orig} {
-			if p != "" && !cleanupEditable(s, p, e.Kind) {
-				bad = append(bad, p)
-			}
+	defer c.discard()
+	changes, err := r.env.Git.DiffTrees(ctx, s.Repository.CommonDir, s.Base, c.tree, true)
+	if err != nil {
+		return false, nil, "cannot read the session's changes: " + git.Summary(err)
+	}
+	bad = append(bad, c.ignored...)
+	for _, ch := range changes {
+		if !cleanupEditable(s, ch) {
+			bad = append(bad, ch.Path)
 		}
 	}
 	if len(bad) > 0 {
-		return bad, "the agent changed files cleanup may not edit (only normal and member Markdown documents inside the tree, no symlinks or ignored files)"
+		return true, bad, "the agent changed files cleanup may not edit (only normal and member Markdown documents inside the tree, no symlinks or ignored files)"
 	}
-	return nil, ""
+	return len(changes) > 0, nil, ""
 }
 
-// cleanupEditable reports whether a changed path is one cleanup may edit.
-func cleanupEditable(s *contracts.Session, p string, kind byte) bool {
-	if kind == '!' || strings.HasSuffix(p, "/") || !inSubtree(p, s.Subtree) {
+// cleanupEditable reports whether a change is one cleanup may make: a
+// regular Markdown document of normal or member class inside the tree,
+// edited, added or deleted.
+func cleanupEditable(s *contracts.Session, ch git.TreeChange) bool {
+	if !inSubtree(ch.Path, s.Subtree) {
 		return false
 	}
-	rel := p
+	rel := ch.Path
 	if s.Subtree != "." {
-		rel = strings.TrimPrefix(p, s.Subtree+"/")
+		rel = strings.TrimPrefix(ch.Path, s.Subtree+"/")
 	}
 	if !tree.IsDocumentName(path.Base(rel)) {
 		return false
@@ -280,9 +281,9 @@ func cleanupEditable(s *contracts.Session, p string, kind byte) bool {
 	if c := tree.ClassOf(rel); c != contracts.ClassNormal && c != contracts.ClassMember {
 		return false
 	}
-	fi, err := os.Lstat(filepath.Join(s.Worktree, filepath.FromSlash(p)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return true // deleted
+	switch ch.NewMode {
+	case "100644", "100755", "000000":
+		return true
 	}
-	return err == nil && fi.Mode().IsRegular()
+	return false
 }

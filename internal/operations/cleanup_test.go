@@ -1,32 +1,33 @@
 package operations
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 )
 
 func TestCleanupEditable(t *testing.T) {
-	wt := t.TempDir()
-	os.MkdirAll(filepath.Join(wt, "docs", "members", "ann"), 0o755)
-	for _, f := range []string{"docs/a.md", "docs/members/ann/n.md", "docs/data.txt", "docs/AGENTS.md", "README.md"} {
-		os.WriteFile(filepath.Join(wt, f), []byte("x"), 0o644)
-	}
-	os.Symlink("a.md", filepath.Join(wt, "docs", "link.md"))
-	s := &contracts.Session{Worktree: wt, Subtree: "docs"}
-	for p, want := range map[string]bool{
-		"docs/a.md": true, "docs/members/ann/n.md": true, "docs/gone.md": true,
-		"docs/data.txt": false, "docs/AGENTS.md": false, "docs/.hidden/x.md": false, "docs/scripts/x.md": false,
-		"docs/link.md": false, "README.md": false, "docs/sub/": false,
+	s := &contracts.Session{Subtree: "docs"}
+	for _, c := range []struct {
+		path, mode string
+		want       bool
+	}{
+		{"docs/a.md", "100644", true},
+		{"docs/members/ann/n.md", "100644", true},
+		{"docs/run.md", "100755", true},
+		{"docs/gone.md", "000000", true},
+		{"docs/data.txt", "100644", false},
+		{"docs/AGENTS.md", "100644", false},
+		{"docs/.hidden/x.md", "100644", false},
+		{"docs/scripts/x.md", "100644", false},
+		{"docs/link.md", "120000", false},
+		{"docs/sub.md", "160000", false},
+		{"README.md", "100644", false},
 	} {
-		if got := cleanupEditable(s, p, '?'); got != want {
-			t.Errorf("cleanupEditable(%q) = %v, want %v", p, got, want)
+		if got := cleanupEditable(s, git.TreeChange{Path: c.path, NewMode: c.mode}); got != c.want {
+			t.Errorf("cleanupEditable(%q, %s) = %v, want %v", c.path, c.mode, got, c.want)
 		}
-	}
-	if cleanupEditable(s, "docs/a.md", '!') {
-		t.Error("an ignored file is editable")
 	}
 }
 

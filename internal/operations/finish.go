@@ -2,15 +2,12 @@ package operations
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
-	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // FinishRequest is what `write finish` was asked to do.
@@ -25,11 +22,14 @@ type FinishRequest struct {
 // after committing recognises its own commit when run again.
 const sessionTrailer = "Context-Tree-Session: "
 
-// Finish completes a write session (S13, S14): it checks the pinned source
-// and repository, the branch and HEAD, rejects every pending path outside
-// the tree, verifies the tree, stages only the subtree, commits and
-// rechecks the commit; with Publish it pushes the commit to the pinned
-// branch without force. Every failure keeps the session and its work.
+// Finish completes a write session (S13, S14). It checks the pinned source
+// and repository and the session's branch and HEAD; then it builds a tree
+// object from the session's files through its private index, refuses any
+// difference from the base outside the subtree (compared as tree objects),
+// ignored files, symlinks and nested repositories, verifies the subtree's
+// committed blobs, and commits exactly that tree on the base with plumbing.
+// With Publish it pushes the commit to the pinned branch without force.
+// Every failure keeps the session and its work.
 func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.SessionResult, error) {
 	s, err := loadSession(env, req.ID)
 	if err != nil {
@@ -49,16 +49,11 @@ func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.Session
 		return nil, err
 	}
 	if s.State == contracts.SessionOpen {
-		if err := adoptInterruptedCommit(ctx, env, s); err != nil {
-			return nil, err
-		}
-	}
-	if s.State == contracts.SessionOpen {
 		res, err := commitSession(ctx, env, s, req)
 		if err != nil || res.Result == contracts.ResultUnchanged {
 			return res, err
 		}
-	} else if err := checkCommittedWorktree(ctx, env, s); err != nil {
+	} else if err := checkCommittedSession(ctx, env, s); err != nil {
 		return nil, err
 	}
 	if !req.Publish || s.State == contracts.SessionPublished {
@@ -70,26 +65,6 @@ func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.Session
 	return sessionResult(s, contracts.ResultPublished), nil
 }
 
-// checkCommittedWorktree confirms a committed session is as finish left it:
-// on its commit, with nothing new pending that finish would silently drop.
-func checkCommittedWorktree(ctx context.Context, env Env, s *contracts.Session) error {
-	if _, err := checkWorktree(ctx, env, s, s.Commit); err != nil {
-		return err
-	}
-	entries, err := env.Git.Status(ctx, s.Worktree)
-	if err != nil {
-		return gitErr(err)
-	}
-	if len(entries) > 0 {
-		paths := make([]string, len(entries))
-		for i, e := range entries {
-			paths[i] = e.Path
-		}
-		return refuse(s, contracts.CodeSessionMoved, fmt.Sprintf("the session was already committed as %.12s and its worktree has newer changes that finish will not commit (open a new session for them)", s.Commit), paths)
-	}
-	return nil
-}
-
 func sessionResult(s *contracts.Session, result string) *contracts.SessionResult {
 	s.Head = s.Base
 	if s.Commit != "" {
@@ -98,127 +73,198 @@ func sessionResult(s *contracts.Session, result string) *contracts.SessionResult
 	return &contracts.SessionResult{SchemaVersion: contracts.CLIVersion, Session: s, Result: result, Commit: s.Commit}
 }
 
-// adoptInterruptedCommit recognises a commit that an interrupted finish
-// made (marked with this session's trailer, directly on the base) and
-// records it, so running finish again never makes a second commit.
-func adoptInterruptedCommit(ctx context.Context, env Env, s *contracts.Session) error {
-	st, err := checkWorktree(ctx, env, s, s.Base)
-	var ce *contracts.Error
-	if err == nil || !errors.As(err, &ce) || ce.Code != contracts.CodeSessionMoved || st == nil {
-		return err
-	}
-	msg, merr := env.Git.CommitMessage(ctx, s.Worktree, st.Head)
-	parents, perr := env.Git.CommitParents(ctx, s.Worktree, st.Head)
-	if merr != nil || perr != nil || !strings.Contains(msg, sessionTrailer+s.ID) || len(parents) != 1 || parents[0] != s.Base {
-		return err
-	}
-	if err := recheckCommit(ctx, env, s, st.Head); err != nil {
-		return err
-	}
-	s.State, s.Commit = contracts.SessionCommitted, st.Head
-	return saveSession(env, s)
-}
-
-// commitSession runs the checks and makes the session's commit.
+// commitSession checks the open session and makes its commit.
 func commitSession(ctx context.Context, env Env, s *contracts.Session, req FinishRequest) (*contracts.SessionResult, error) {
-	if _, err := checkWorktree(ctx, env, s, s.Base); err != nil {
+	if err := checkWorktree(ctx, env, s, s.Base); err != nil {
 		return nil, err
 	}
-	entries, err := env.Git.Status(ctx, s.Worktree)
+	branch, err := homeBranch(ctx, env, s)
 	if err != nil {
-		return nil, gitErr(err)
-	}
-	var outside, ignored, nested []string
-	for _, e := range entries {
-		for _, p := range []string{e.Path, e.Orig} {
-			if p != "" && !inSubtree(p, s.Subtree) {
-				outside = append(outside, p)
-			}
-		}
-		if strings.HasSuffix(e.Path, "/") && exists(filepath.Join(s.Worktree, e.Path, ".git")) {
-			nested = append(nested, e.Path) // git shows a nested repository as one directory entry
-		}
-		if e.Kind == '!' && inSubtree(e.Path, s.Subtree) {
-			ignored = append(ignored, e.Path)
-		}
-	}
-	if len(outside) > 0 {
-		return nil, refuse(s, contracts.CodePathOutsideTree, "the session changed paths outside the tree "+s.Subtree, outside)
-	}
-	if len(nested) > 0 || hasNestedGit(s.ContentRoot) {
-		return nil, refuse(s, contracts.CodeNestedRepo, "the tree contains a nested git repository", nested)
-	}
-	if err := verifySessionTree(s); err != nil {
 		return nil, err
 	}
-	if len(entries) == 0 {
-		return sessionResult(s, contracts.ResultUnchanged), nil
+	if err := checkNested(s); err != nil {
+		return nil, err
 	}
-	if len(ignored) > 0 && !req.IncludeIgnored {
-		return nil, refuse(s, contracts.CodeIgnoredContent,
-			"files matched by .gitignore would silently be left out of the commit; remove them or pass --include-ignored", ignored)
-	}
-	if !req.IncludeIgnored {
-		ignored = nil
-	}
-	if err := env.Git.StagePaths(ctx, s.Worktree, s.Subtree, ignored); err != nil {
-		return nil, gitErr(err)
-	}
-	commit, err := env.Git.Commit(ctx, s.Worktree, commitMessage(s, req.Message))
+	c, err := captureSession(ctx, env, s, req.IncludeIgnored)
 	if err != nil {
-		return nil, gitErr(err)
-	}
-	if err := recheckCommit(ctx, env, s, commit); err != nil {
 		return nil, err
 	}
-	s.State, s.Commit = contracts.SessionCommitted, commit
+	defer c.discard()
+	if err := checkCapture(ctx, env, s, c, req.IncludeIgnored); err != nil {
+		return nil, err
+	}
+	if branch != s.Base {
+		// Only the tool moves the session branch of the home repository:
+		// a finish was interrupted after committing. Its commit is adopted
+		// only if it is exactly what was just verified.
+		if err := adoptCommit(ctx, env, s, branch, c.tree); err != nil {
+			return nil, err
+		}
+	} else {
+		baseTree, err := env.Git.ResolveTree(ctx, s.Repository.CommonDir, s.Base)
+		if err != nil {
+			return nil, gitErr(err)
+		}
+		if c.tree == baseTree {
+			return sessionResult(s, contracts.ResultUnchanged), nil
+		}
+		commit, err := env.Git.CommitTree(ctx, s.Repository.CommonDir, c.tree, s.Base, commitMessage(s, req.Message))
+		if err != nil {
+			return nil, gitErr(err)
+		}
+		if err := env.Git.SetRef(ctx, s.Repository.CommonDir, homeRef(s), commit, s.Base); err != nil {
+			return nil, gitErr(err)
+		}
+		s.Commit = commit
+	}
+	s.State = contracts.SessionCommitted
 	if err := saveSession(env, s); err != nil {
+		return nil, err
+	}
+	if err := settleSessionRepo(ctx, env, s, c); err != nil {
 		return nil, err
 	}
 	return sessionResult(s, contracts.ResultCommitted), nil
 }
 
-// verifySessionTree validates the session's content with the tree verifier.
-func verifySessionTree(s *contracts.Session) error {
-	root, err := tree.OpenRoot(s.ContentRoot)
+// checkCapture applies every finish rule to a captured work tree.
+func checkCapture(ctx context.Context, env Env, s *contracts.Session, c *sessionCapture, includeIgnored bool) error {
+	outside, err := checkBoundary(ctx, env, s, c.tree)
 	if err != nil {
 		return err
 	}
-	if rep := tree.Verify(root); !rep.OK() {
-		e := contracts.Errorf(contracts.CodeTreeInvalid, "the session's tree does not verify (%s); fix them in %s and finish again", countFindings(len(rep.Findings)), s.ContentRoot)
-		return e.WithDetails(map[string]any{"session": s.ID, "root": root, "findings": rep.Findings})
+	if err := checkIgnored(s, c, outside, includeIgnored); err != nil {
+		return err
+	}
+	return checkCapturedTree(ctx, env, s, c.tree)
+}
+
+// adoptCommit accepts the home branch's commit left by an interrupted
+// finish when it sits directly on the base and holds exactly the tree just
+// captured and verified; anything else is refused.
+func adoptCommit(ctx context.Context, env Env, s *contracts.Session, commit, captured string) error {
+	parents, err := env.Git.CommitParents(ctx, s.Repository.CommonDir, commit)
+	if err != nil {
+		return gitErr(err)
+	}
+	got, err := env.Git.ResolveTree(ctx, s.Repository.CommonDir, commit)
+	if err != nil {
+		return gitErr(err)
+	}
+	if len(parents) != 1 || parents[0] != s.Base || got != captured {
+		return contracts.Errorf(contracts.CodeSessionMoved,
+			"branch %s of %s is at %.12s, which is not this session's work on its base %.12s; nothing was committed",
+			s.Branch, s.Repository.CommonDir, commit, s.Base).WithDetails(map[string]any{"session": s.ID, "head": commit})
+	}
+	s.Commit = commit
+	return nil
+}
+
+// settleSessionRepo moves the session repository's branch to the commit
+// and gives it the committed index, so the session shows no pending
+// change; then it rechecks that the work tree is exactly the commit.
+func settleSessionRepo(ctx context.Context, env Env, s *contracts.Session, c *sessionCapture) error {
+	head, _, err := env.Git.HeadRef(ctx, sessionGitDir(s))
+	if err != nil {
+		return gitErr(err)
+	}
+	if head == s.Base {
+		if err := env.Git.SetRef(ctx, sessionGitDir(s), "refs/heads/"+s.Branch, s.Commit, s.Base); err != nil {
+			return gitErr(err)
+		}
+	}
+	if err := installIndex(c.index, sessionGitDir(s)); err != nil {
+		return err
+	}
+	pending, err := env.Git.Pending(ctx, c.wt)
+	if err != nil {
+		return gitErr(err)
+	}
+	c.keep(env, s)
+	if len(pending) > 0 {
+		return refuse(s, contracts.CodeSessionMoved, fmt.Sprintf("the work tree changed while finish committed %.12s; those changes are not in the commit", s.Commit), pending)
 	}
 	return nil
 }
 
-// recheckCommit confirms the commit sits directly on the base, changes
-// nothing outside the subtree, and left the worktree clean.
-func recheckCommit(ctx context.Context, env Env, s *contracts.Session, commit string) error {
-	parents, err := env.Git.CommitParents(ctx, s.Worktree, commit)
-	if err != nil {
-		return gitErr(err)
-	}
-	if len(parents) != 1 || parents[0] != s.Base {
-		return contracts.Errorf(contracts.CodeSessionMoved, "commit %.12s is not directly on the session base %.12s", commit, s.Base)
-	}
-	paths, err := env.Git.ChangedPaths(ctx, s.Worktree, s.Base, commit)
-	if err != nil {
-		return gitErr(err)
-	}
-	for _, p := range paths {
-		if !inSubtree(p, s.Subtree) {
-			return contracts.Errorf(contracts.CodePathOutsideTree, "commit %.12s changes %s outside the tree", commit, p)
-		}
-	}
-	left, err := env.Git.Status(ctx, s.Worktree)
-	if err != nil {
-		return gitErr(err)
-	}
-	if len(left) > 0 {
-		return contracts.Errorf(contracts.CodeSessionMoved, "the worktree is not clean after commit %.12s (%s)", commit, left[0].Path)
+// installIndex copies an index file into a git directory, atomically.
+func installIndex(index, gitDir string) error {
+	if err := copyFile(index, filepath.Join(gitDir, "index")); err != nil {
+		return contracts.Errorf(contracts.CodeIO, "cannot update the session's index: %v", err)
 	}
 	return nil
 }
+
+// checkCommittedSession confirms a committed session is as finish left it:
+// its branch on the commit in both repositories and its work tree exactly
+// the commit, with nothing new that finish would silently drop. A finish
+// interrupted before it settled the session repository completes that.
+func checkCommittedSession(ctx context.Context, env Env, s *contracts.Session) error {
+	branch, err := homeBranch(ctx, env, s)
+	if err != nil {
+		return err
+	}
+	if branch != s.Commit {
+		return contracts.Errorf(contracts.CodeSessionMoved, "branch %s of %s is at %.12s, not at the session's commit %.12s",
+			s.Branch, s.Repository.CommonDir, branch, s.Commit).WithDetails(map[string]any{"session": s.ID, "head": branch})
+	}
+	head, _, err := env.Git.HeadRef(ctx, sessionGitDir(s))
+	want := s.Commit
+	if err == nil && head == s.Base {
+		want = s.Base // settled below
+	}
+	if err := checkWorktree(ctx, env, s, want); err != nil {
+		return err
+	}
+	if err := checkNested(s); err != nil {
+		return err
+	}
+	c, err := captureSession(ctx, env, s, true)
+	if err != nil {
+		return err
+	}
+	defer c.discard()
+	if err := checkIgnored(s, c, nil, true); err != nil {
+		return err
+	}
+	committed, err := env.Git.ResolveTree(ctx, s.Repository.CommonDir, s.Commit)
+	if err != nil {
+		return gitErr(err)
+	}
+	if c.tree != committed {
+		changes, err := env.Git.DiffTrees(ctx, s.Repository.CommonDir, committed, c.tree, true)
+		if err != nil {
+			return gitErr(err)
+		}
+		paths := make([]string, len(changes))
+		for i, ch := range changes {
+			paths[i] = ch.Path
+		}
+		return refuse(s, contracts.CodeSessionMoved, fmt.Sprintf("the session was already committed as %.12s and its work tree has newer changes that finish will not commit (open a new session for them)", s.Commit), paths)
+	}
+	if want == s.Base {
+		return settleSessionRepo(ctx, env, s, c)
+	}
+	return nil
+}
+
+// homeBranch resolves the session's branch in the home repository; a
+// deleted branch makes the session stale (its work stays in the worktree).
+func homeBranch(ctx context.Context, env Env, s *contracts.Session) (string, error) {
+	commit, err := env.Git.ResolveCommit(ctx, s.Repository.CommonDir, homeRef(s))
+	if err != nil {
+		return "", gitErr(err)
+	}
+	if commit == "" {
+		return "", contracts.Errorf(contracts.CodeSessionStale, "branch %s was deleted from %s; the session's work is kept in %s",
+			s.Branch, s.Repository.CommonDir, s.Worktree).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
+	}
+	return commit, nil
+}
+
+// homeRef is the session's branch in the home repository (the checkout's
+// repository, or the git source's cache). Only the tool writes it.
+func homeRef(s *contracts.Session) string { return "refs/heads/" + s.Branch }
 
 func commitMessage(s *contracts.Session, msg string) string {
 	if strings.TrimSpace(msg) == "" {
@@ -238,7 +284,7 @@ func publish(ctx context.Context, env Env, s *contracts.Session) error {
 	if err != nil || !ok || url != s.Repository.Origin {
 		return contracts.Errorf(contracts.CodeOriginMismatch, "the cache %s no longer has origin %s; nothing was pushed", s.Repository.CommonDir, s.Repository.Origin)
 	}
-	res, err := env.Git.Push(ctx, s.Worktree, "origin", s.Commit, s.TargetBranch)
+	res, err := env.Git.Push(ctx, s.Repository.CommonDir, "origin", s.Commit, s.TargetBranch)
 	if err != nil {
 		return contracts.Errorf(contracts.CodePushFailed, "cannot push %.12s to %s: %v; the commit is kept on %s", s.Commit, s.Connection.Exact, err, s.Branch).
 			WithDetails(map[string]any{"session": s.ID, "commit": s.Commit})
@@ -271,24 +317,6 @@ func refuse(s *contracts.Session, code contracts.ErrorCode, why string, paths []
 func inSubtree(p, subtree string) bool {
 	p = strings.TrimSuffix(p, "/")
 	return subtree == "." || p == subtree || strings.HasPrefix(p, subtree+"/")
-}
-
-// hasNestedGit finds a .git entry anywhere below root (an agent that ran
-// git init inside the tree). Hidden directories are otherwise infrastructure
-// that verification does not walk.
-func hasNestedGit(root string) bool {
-	found := false
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable: verification reports it
-		}
-		if d.Name() == ".git" && p != filepath.Join(root, ".git") {
-			found = true
-			return filepath.SkipAll
-		}
-		return nil
-	})
-	return found
 }
 
 func orNone(s string) string {

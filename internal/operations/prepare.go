@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -57,26 +56,80 @@ func Prepare(ctx context.Context, env Env, selector string) (*contracts.SessionR
 	}
 	if err := saveSession(env, s); err != nil {
 		// Nothing was written in the worktree yet: undo it whole.
-		env.Git.WorktreeRemove(ctx, s.Repository.CommonDir, s.Worktree)
-		env.Git.DeleteBranch(ctx, s.Repository.CommonDir, s.Branch)
+		os.RemoveAll(s.Worktree)
+		env.Git.DeleteRef(ctx, s.Repository.CommonDir, homeRef(s), s.Base)
+		if idx, err := privateIndex(env, s.ID); err == nil {
+			os.Remove(idx)
+		}
 		return nil, err
 	}
 	s.Head = s.Base
 	return &contracts.SessionResult{SchemaVersion: contracts.CLIVersion, Session: s}, nil
 }
 
-// addSessionWorktree creates the session's branch and worktree. In a git
-// source's cache it holds the repository lock, as every worktree creation
-// there does, so sync never mistakes a half-made record for a leftover.
+// addSessionWorktree creates the session: its branch at the base in the
+// home repository (only the tool ever moves it), and the session
+// repository, a work tree with its own .git that borrows the home
+// repository's objects, checked out at the base. The index of that fresh
+// checkout becomes the session's private index, kept in the tool's state.
 func addSessionWorktree(ctx context.Context, env Env, s *contracts.Session) error {
-	if s.Repository.Kind == contracts.SourceGit {
-		unlock, err := env.managed().LockRepository(strings.ToLower(s.Connection.Source.Repository))
-		if err != nil {
-			return err
-		}
-		defer unlock()
+	home := s.Repository.CommonDir
+	format, err := env.Git.ObjectFormat(ctx, home)
+	if err != nil {
+		return err
 	}
-	return env.Git.WorktreeAddBranch(ctx, s.Repository.CommonDir, s.Worktree, s.Branch, s.Base)
+	if err := env.Git.SetRef(ctx, home, homeRef(s), s.Base, ""); err != nil {
+		return err
+	}
+	undo := func() {
+		os.RemoveAll(s.Worktree)
+		env.Git.DeleteRef(ctx, home, homeRef(s), s.Base)
+	}
+	gitDir := sessionGitDir(s)
+	if err := env.Git.InitSessionRepo(ctx, s.Worktree, s.Branch, format, filepath.Join(home, "objects")); err != nil {
+		undo()
+		return err
+	}
+	if err := env.Git.SetRef(ctx, gitDir, homeRef(s), s.Base, ""); err != nil {
+		undo()
+		return err
+	}
+	if err := env.Git.ResetHard(ctx, git.WorkTree{GitDir: gitDir, Dir: s.Worktree}); err != nil {
+		undo()
+		return err
+	}
+	idx, err := privateIndex(env, s.ID)
+	if err == nil {
+		err = copyFile(filepath.Join(gitDir, "index"), idx)
+	}
+	if err != nil {
+		undo()
+		return err
+	}
+	return nil
+}
+
+// copyFile copies a file through a temporary file beside dst.
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(dst), filepath.Base(dst)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), dst)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // sessionConnection picks the declared source a session binds to.

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -52,36 +53,42 @@ func checkPinned(ctx context.Context, env Env, s *contracts.Session) error {
 	return nil
 }
 
-// checkWorktree fails unless the session's worktree is still its own: a
-// real directory (not a symlink) whose git is the pinned repository, on the
-// session branch, at the expected commit. It never lets git search for a
-// repository above a missing worktree.
-func checkWorktree(ctx context.Context, env Env, s *contracts.Session, wantHead string) (*git.WorktreeState, error) {
+// checkWorktree fails unless the session's work tree is still its own: a
+// real directory (not a symlink) holding the session repository, whose
+// HEAD is the session branch at wantHead. Commits made in the session by
+// anyone are refused, whatever their message says: finish commits only
+// what it built and verified itself.
+func checkWorktree(ctx context.Context, env Env, s *contracts.Session, wantHead string) error {
+	details := map[string]any{"session": s.ID, "worktree": s.Worktree}
 	fi, err := os.Lstat(s.Worktree)
 	if err != nil || fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
-		return nil, contracts.Errorf(contracts.CodeSessionStale, "the session worktree %s is missing or was replaced", s.Worktree).
-			WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
+		return contracts.Errorf(contracts.CodeSessionStale, "the session worktree %s is missing or was replaced", s.Worktree).WithDetails(details)
 	}
-	if gf, err := os.Lstat(filepath.Join(s.Worktree, ".git")); err != nil || !gf.Mode().IsRegular() {
-		return nil, contracts.Errorf(contracts.CodeSessionStale, "%s is no longer a git worktree", s.Worktree).
-			WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
+	gd, err := os.Lstat(sessionGitDir(s))
+	if err == nil && gd.Mode().IsRegular() {
+		return contracts.Errorf(contracts.CodeSessionStale,
+			"%s was opened by an earlier git-context-tree as a worktree of %s; commit its work there with git, then remove it with `git worktree remove`",
+			s.Worktree, s.Repository.CommonDir).WithDetails(details)
 	}
-	st, err := env.Git.InspectWorktree(ctx, s.Worktree)
-	if err != nil || realPath(st.Toplevel) != realPath(s.Worktree) || realPath(st.CommonDir) != realPath(s.Repository.CommonDir) {
-		return nil, contracts.Errorf(contracts.CodeSessionStale, "%s is no longer a worktree of %s", s.Worktree, s.Repository.CommonDir).
-			WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
+	if err != nil || !gd.IsDir() {
+		return contracts.Errorf(contracts.CodeSessionStale, "%s is no longer a session repository (its .git directory is missing or was replaced)", s.Worktree).WithDetails(details)
 	}
-	branch, detached, err := env.Git.Branch(ctx, git.Isolated, s.Worktree)
+	head, ref, err := env.Git.HeadRef(ctx, sessionGitDir(s))
 	if err != nil {
-		return nil, gitErr(err)
+		return contracts.Errorf(contracts.CodeSessionStale, "%s is no longer a session repository: %s", s.Worktree, git.Summary(err)).WithDetails(details)
 	}
-	if detached || branch != s.Branch || st.Head != wantHead {
-		return st, contracts.Errorf(contracts.CodeSessionMoved,
-			"the session worktree is on %s at %.12s, not on %s at %.12s; do not commit or switch branches in a session, write finish does",
-			orDetached(branch, detached), st.Head, s.Branch, wantHead).
-			WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree, "head": st.Head, "branch": branch})
+	if ref != "refs/heads/"+s.Branch || head != wantHead {
+		details["head"], details["branch"] = head, strings.TrimPrefix(ref, "refs/heads/")
+		where := "a detached HEAD"
+		if ref != "" {
+			where = strings.TrimPrefix(ref, "refs/heads/")
+		}
+		return contracts.Errorf(contracts.CodeSessionMoved,
+			"the session is on %s at %.12s, not on %s at %.12s: commits and branch switches in a session are never accepted, write finish commits what it verifies; "+
+				"to keep your edits, run `git reset --soft %s` on branch %s in %s and finish again",
+			where, head, s.Branch, wantHead, wantHead, s.Branch, s.Worktree).WithDetails(details)
 	}
-	return st, nil
+	return nil
 }
 
 func orDetached(branch string, detached bool) string {

@@ -35,16 +35,15 @@ func ListSessions(ctx context.Context, env Env) (*contracts.SessionList, error) 
 	return res, nil
 }
 
-// currentHead reads the worktree's HEAD, "" when the worktree is gone.
+// currentHead reads the session repository's HEAD, "" when its work tree
+// or repository is gone.
 func currentHead(ctx context.Context, env Env, s *contracts.Session) string {
-	if gf, err := os.Lstat(s.Worktree + "/.git"); err != nil || !gf.Mode().IsRegular() {
+	if gd, err := os.Lstat(sessionGitDir(s)); err != nil || !gd.IsDir() {
 		return ""
 	}
-	st, err := env.Git.InspectWorktree(ctx, s.Worktree)
+	head, _, err := env.Git.HeadRef(ctx, sessionGitDir(s))
 	if err != nil {
 		return ""
 	}
-	return st.Head
+	return head
 }
-
-func lstat(p string) (os.FileInfo, error) { return os.Lstat(p) }

@@ -102,12 +102,13 @@ const (
 )
 
 // Push pushes commit to refs/heads/branch of remote without force, from the
-// worktree at dir. A rejection is a result, not an error; an unreachable
-// remote is an error.
-func (g *Git) Push(ctx context.Context, dir, remote, commit, branch string) (PushResult, error) {
+// repository whose git directory is gitDir, with that repository's own
+// remote configuration. A rejection is a result, not an error; an
+// unreachable remote is an error.
+func (g *Git) Push(ctx context.Context, gitDir, remote, commit, branch string) (PushResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, NetworkTimeout)
 	defer cancel()
-	out, err := g.Run(ctx, Isolated, dir, "push", "--porcelain", "--quiet", "--no-verify", "--", remote, commit+":refs/heads/"+branch)
+	out, err := g.InRepo(ctx, gitDir, "push", "--porcelain", "--quiet", "--no-verify", "--", remote, commit+":refs/heads/"+branch)
 	if err == nil {
 		return Pushed, nil
 	}

@@ -71,6 +71,13 @@ func (g *Git) Run(ctx context.Context, scope Scope, dir string, args ...string) 
 	if err != nil {
 		return nil, err
 	}
+	return runCmd(cmd, args)
+}
+
+// runCmd runs a built git command and returns its stdout; a non-zero exit
+// is an *ExitError naming args (the caller's arguments, without the
+// hardening flags).
+func runCmd(cmd *exec.Cmd, args []string) ([]byte, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
