@@ -1,0 +1,446 @@
+package operations
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/testutil/fakegithub"
+)
+
+// finishHelperVar makes the test binary a one-shot `write finish` process
+// (see TestMain).
+const finishHelperVar = "GCT_TEST_FINISH_HELPER"
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(finishHelperVar); spec != "" {
+		os.Exit(runFinishHelper(spec))
+	}
+	os.Exit(m.Run())
+}
+
+// runFinishHelper finishes "<state-dir>|<project-dir>|<session-id>|<publish>"
+// and exits.
+func runFinishHelper(spec string) int {
+	parts := strings.Split(spec, "|")
+	if len(parts) != 4 {
+		fmt.Fprintln(os.Stderr, "bad helper spec", spec)
+		return 2
+	}
+	env := killEnv(parts[0], parts[1])
+	if _, err := Finish(context.Background(), env, FinishRequest{ID: parts[2], Message: "Killed finish", Publish: parts[3] == "1"}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func killEnv(stateRoot, dir string) Env {
+	return Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: stateRoot}, LockWait: 10 * time.Second}
+}
+
+const (
+	killRoot = "---\nschemaVersion: 1\ntitle: Handbook\n---\n\nThe handbook.\n"
+	killArea = "---\ntitle: Area\n---\n\nThe area.\n"
+)
+
+// killEdit is the valid edit an iteration makes inside the tree.
+func killEdit(i int, token uint64) string {
+	return fmt.Sprintf("---\ntitle: Area %d\n---\n\nEdit %d, token %016x.\n", i, i, token)
+}
+
+// TestKilledFinishConverges kills `write finish` of a directory source's
+// session with SIGKILL at random points, 60 times; TestKilledPublish does
+// the same for `write finish --publish` of a git source's session. After
+// each kill: the session record is readable and consistent, abort refuses
+// to drop the edited session, the home repository holds at most one
+// commit on the base (on the base, carrying the edit), the edit is on disk
+// or committed, the repositories are intact (fsck, no replace refs, the
+// cache's origin) and, for --publish, the upstream branch is the base or
+// the session's commit. Then finish is run again and must converge: one
+// commit on the base with the edit (the very commit a killed run already
+// made, if any), the session repository clean at it and, for --publish,
+// the upstream branch at it.
+func TestKilledFinishConverges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kill loop skipped in -short mode")
+	}
+	fakegithub.New(t) // a private HOME and git identity; no GitHub needed
+	ctx := context.Background()
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	for name, content := range map[string]string{
+		"README.md":               "The project.\n",
+		"docs/ctx/NODE.md":        killRoot,
+		"docs/ctx/area/NODE.md":   killArea,
+		"docs/ctx/guide/NODE.md":  "---\ntitle: Guide\n---\n\nThe guide.\n",
+		"docs/ctx/guide/setup.md": "---\ntitle: Setup\n---\n\nSetup.\n",
+	} {
+		writeKillFile(t, filepath.Join(proj, name), content)
+	}
+	runGit(t, proj, "init", "-q")
+	env := killEnv(filepath.Join(base, "state"), proj)
+	if _, err := Connect(ctx, env, ConnectRequest{Target: "docs/ctx"}); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, proj, "add", "-A")
+	runGit(t, proj, "commit", "-q", "-m", "init")
+	k := &killLoop{t: t, env: env, subtree: "docs/ctx", checkout: proj, rng: rand.New(rand.NewPCG(11, 7))}
+	k.config = readKillFile(t, filepath.Join(proj, contracts.ConfigFile))
+	k.checkoutHead = runGit(t, proj, "rev-parse", "HEAD")
+	k.run(60)
+}
+
+// TestKilledPublishConverges is the --publish loop (see
+// TestKilledFinishConverges).
+func TestKilledPublishConverges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kill loop skipped in -short mode")
+	}
+	gh := fakegithub.New(t)
+	ctx := context.Background()
+	gh.Publish("acme/handbook", "main", map[string]string{
+		"README.md":            "The repository.\n",
+		"docs/NODE.md":         killRoot,
+		"docs/area/NODE.md":    killArea,
+		"docs/guide/NODE.md":   "---\ntitle: Guide\n---\n\nThe guide.\n",
+		"team/NODE.md":         "---\nschemaVersion: 1\ntitle: Team\n---\n\nThe team.\n",
+		"docs/guide/setup.md":  "---\ntitle: Setup\n---\n\nSetup.\n",
+		"docs/area/history.md": "---\ntitle: History\n---\n\nHistory.\n",
+	})
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, proj, "init", "-q")
+	env := killEnv(filepath.Join(base, "state"), proj)
+	if _, err := Connect(ctx, env, ConnectRequest{Target: "acme/handbook", Ref: "main", Path: "docs"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Sync(ctx, env, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	k := &killLoop{t: t, env: env, subtree: "docs", publish: true, upstream: gh.Bare("acme/handbook"),
+		rng: rand.New(rand.NewPCG(23, 5))}
+	k.config = readKillFile(t, filepath.Join(proj, contracts.ConfigFile))
+	k.run(60)
+}
+
+// killLoop is one kill -9 loop over finish.
+type killLoop struct {
+	t        *testing.T
+	env      Env
+	subtree  string
+	publish  bool
+	upstream string // the bare repository standing in for GitHub (--publish)
+	config   string // the project configuration, which must never change
+	// checkout and checkoutHead: the directory source's checkout, whose
+	// HEAD finish never moves.
+	checkout, checkoutHead string
+	rng                    *rand.Rand
+}
+
+func (k *killLoop) run(n int) {
+	t := k.t
+	ctx := context.Background()
+	var span time.Duration // how long an uninterrupted finish takes
+	var lastCommit string
+	outcomes := map[string]int{}
+	for i := range n {
+		res, err := Prepare(ctx, k.env, "")
+		if err != nil {
+			t.Fatalf("iteration %d: prepare: %v", i, err)
+		}
+		s := res.Session
+		if k.publish && lastCommit != "" && s.Base != lastCommit {
+			t.Fatalf("iteration %d: the session's base %s is not the commit published last, %s", i, s.Base, lastCommit)
+		}
+		if !k.publish && s.Base != k.checkoutHead {
+			t.Fatalf("iteration %d: the session's base %s is not the checkout's HEAD %s", i, s.Base, k.checkoutHead)
+		}
+		edit := killEdit(i, k.rng.Uint64())
+		writeKillFile(t, filepath.Join(s.ContentRoot, "area", "NODE.md"), edit)
+
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		publish := "0"
+		if k.publish {
+			publish = "1"
+		}
+		cmd.Env = append(os.Environ(), finishHelperVar+"="+k.env.Home.Root+"|"+k.env.Dir+"|"+s.ID+"|"+publish)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		// Its own process group, so the kill takes its git children too.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		start := time.Now()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var delay time.Duration
+		if i == 0 {
+			// The first run is not killed: it measures how long a finish
+			// takes, and the kills are spread over 1.25 times that.
+			cmd.Wait()
+			span = max(time.Since(start), 20*time.Millisecond)
+			t.Logf("an uninterrupted finish (publish=%v) takes %v", k.publish, span)
+		} else {
+			delay = time.Duration(k.rng.Float64() * 1.25 * float64(span))
+			time.Sleep(delay)
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			cmd.Wait()
+		}
+		what := fmt.Sprintf("iteration %d (session %s, kill after %v, helper %v)", i, s.ID, delay.Round(time.Microsecond), cmd.ProcessState)
+		if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Exited() && st.ExitStatus() != 0 {
+			t.Fatalf("%s: finish failed before it was killed: %s", what, stderr.String())
+		}
+		after, tip := k.checkKilled(what, s, edit, cmd.ProcessState.Success())
+		outcomes[after]++
+		lastCommit = k.checkConverges(what, s, edit, tip, i%5 == 0)
+	}
+	t.Logf("%d runs: %v", n, outcomes)
+}
+
+// checkKilled checks the state a killed finish left; it returns that state
+// in words and the tip of the session's branch in the home repository.
+func (k *killLoop) checkKilled(what string, prepared *contracts.Session, edit string, finished bool) (string, string) {
+	t := k.t
+	ctx := context.Background()
+	s, err := loadSession(k.env, prepared.ID)
+	if err != nil {
+		t.Fatalf("%s: the session record is unreadable after the kill: %v", what, err)
+	}
+	tip := k.checkHome(what, s, edit, true)
+	after := s.State
+	switch s.State {
+	case contracts.SessionOpen:
+		if s.Commit != "" {
+			t.Fatalf("%s: an open session records commit %s", what, s.Commit)
+		}
+		if finished {
+			t.Fatalf("%s: finish exited successfully but left the edited session open at its base (it saw no change)", what)
+		}
+		if tip != s.Base {
+			after = "open, commit made but not recorded"
+		}
+	case contracts.SessionCommitted, contracts.SessionPublished:
+		if s.Commit != tip {
+			t.Fatalf("%s: the session records commit %s but its branch is at %s", what, s.Commit, tip)
+		}
+	default:
+		t.Fatalf("%s: unknown session state %q", what, s.State)
+	}
+	if finished && k.publish && s.State != contracts.SessionPublished {
+		t.Fatalf("%s: finish --publish exited successfully but left the session %s", what, s.State)
+	}
+	// No edit is lost: it is still on disk, and committed if a commit
+	// exists (checkHome).
+	if got := readKillFile(t, filepath.Join(s.ContentRoot, "area", "NODE.md")); got != edit {
+		t.Fatalf("%s: the edit on disk changed to %q", what, got)
+	}
+	if k.publish {
+		up := k.upstreamTip(what)
+		switch {
+		case up == s.Base:
+			if s.State == contracts.SessionPublished {
+				t.Fatalf("%s: the session is recorded published but upstream is still at its base", what)
+			}
+		case up == tip:
+			if s.State != contracts.SessionPublished {
+				after += ", pushed but not recorded"
+			}
+		default:
+			t.Fatalf("%s: upstream main is at %s, neither the base %s nor the session's commit %s", what, up, s.Base, tip)
+		}
+	}
+	// Abort never drops an edited or committed session.
+	ares, err := Abort(ctx, k.env, s.ID)
+	var ce *contracts.Error
+	if !errors.As(err, &ce) || ce.Code != contracts.CodeSessionNotEmpty {
+		t.Fatalf("%s: abort of the edited session (state %s, branch at %s) returned %+v, %v; want SESSION_NOT_EMPTY", what, s.State, tip, ares, err)
+	}
+	if _, err := loadSession(k.env, s.ID); err != nil {
+		t.Fatalf("%s: abort removed the session record: %v", what, err)
+	}
+	if got := readKillFile(t, filepath.Join(s.ContentRoot, "area", "NODE.md")); got != edit {
+		t.Fatalf("%s: abort changed the edit on disk to %q", what, got)
+	}
+	if again, err := k.env.Git.ResolveCommit(ctx, s.Repository.CommonDir, homeRef(s)); err != nil || again != tip {
+		t.Fatalf("%s: abort moved the session branch from %s to %s (%v)", what, tip, again, err)
+	}
+	return after, tip
+}
+
+// checkConverges runs finish again and checks it completes the session with
+// exactly one commit on the base holding the edit (killedTip if the killed
+// run had made it). It returns the commit.
+func (k *killLoop) checkConverges(what string, prepared *contracts.Session, edit, killedTip string) string {
+	t := k.t
+	ctx := context.Background()
+	res, err := Finish(ctx, k.env, FinishRequest{ID: prepared.ID, Message: "Recovered finish", Publish: k.publish})
+	if err != nil {
+		t.Fatalf("%s: finish after the kill does not converge: %v", what, err)
+	}
+	want := contracts.ResultCommitted
+	if k.publish {
+		want = contracts.ResultPublished
+	}
+	if res.Result != want || res.Commit == "" {
+		t.Fatalf("%s: finish after the kill: result %q, commit %q; want %s", what, res.Result, res.Commit, want)
+	}
+	if killedTip != prepared.Base && res.Commit != killedTip {
+		t.Fatalf("%s: the killed finish made %s but finish again reports %s", what, killedTip, res.Commit)
+	}
+	s, err := loadSession(k.env, prepared.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.State != want || s.Commit != res.Commit {
+		t.Fatalf("%s: after finish the session is %s at %q, want %s at %s", what, s.State, s.Commit, want, res.Commit)
+	}
+	if tip := k.checkHome(what+", after finish", s, edit); tip != res.Commit {
+		t.Fatalf("%s: after finish the session branch is at %s, not at the reported commit %s", what, tip, res.Commit)
+	}
+	// The session repository is settled on the commit with nothing pending.
+	sessionGit := sessionGitDir(s)
+	head, ref, err := k.env.Git.HeadRef(ctx, sessionGit)
+	if err != nil || head != res.Commit || ref != "refs/heads/"+s.Branch {
+		t.Fatalf("%s: the session repository is on %s at %s (%v), want %s at %s", what, ref, head, err, s.Branch, res.Commit)
+	}
+	k.checkRepo(what, sessionGit)
+	if out := k.gitIn(what, s.Worktree, "status", "--porcelain", "--untracked-files=all"); out != "" {
+		t.Fatalf("%s: the finished session shows pending changes:\n%s", what, out)
+	}
+	if k.publish {
+		if up := k.upstreamTip(what); up != res.Commit {
+			t.Fatalf("%s: after finish --publish upstream main is at %s, not at %s", what, up, res.Commit)
+		}
+	}
+	// And once more: a finished session reports the same commit.
+	again, err := Finish(ctx, k.env, FinishRequest{ID: prepared.ID, Publish: k.publish})
+	if err != nil || again.Commit != res.Commit || again.Result != want {
+		t.Fatalf("%s: finishing the finished session again: %v, %+v", what, err, again)
+	}
+	return res.Commit
+}
+
+// checkHome checks the home repository (the checkout's, or the git
+// source's cache), the project and, for a directory source, the checkout;
+// it returns the tip of the session branch in the home repository, which
+// must be the base or one commit on it holding the edit.
+func (k *killLoop) checkHome(what string, s *contracts.Session, edit string) string {
+	t := k.t
+	ctx := context.Background()
+	home := s.Repository.CommonDir
+	tip, err := k.env.Git.ResolveCommit(ctx, home, homeRef(s))
+	if err != nil || tip == "" {
+		t.Fatalf("%s: the session branch %s is gone from %s (%v)", what, s.Branch, home, err)
+	}
+	if tip != s.Base {
+		if n := k.gitRepo(what, home, "rev-list", "--count", s.Base+".."+tip); n != "1" {
+			t.Fatalf("%s: the session branch has %s commits on the base, want exactly one", what, n)
+		}
+		parents, err := k.env.Git.CommitParents(ctx, home, tip)
+		if err != nil || len(parents) != 1 || parents[0] != s.Base {
+			t.Fatalf("%s: the session's commit %s has parents %v (%v), want only the base %s", what, tip, parents, err, s.Base)
+		}
+		if got := k.gitRepo(what, home, "cat-file", "blob", tip+":"+k.subtree+"/area/NODE.md"); got != strings.TrimSuffix(edit, "\n") {
+			t.Fatalf("%s: the session's commit %s holds %q, not the edit %q", what, tip, got, edit)
+		}
+		if changed := k.gitRepo(what, home, "diff-tree", "-r", "--name-only", "--no-commit-id", s.Base, tip); changed != k.subtree+"/area/NODE.md" {
+			t.Fatalf("%s: the session's commit changes %q, want only the edit", what, changed)
+		}
+	}
+	k.checkRepo(what, home)
+	if got := readKillFile(t, filepath.Join(k.env.Dir, contracts.ConfigFile)); got != k.config {
+		t.Fatalf("%s: the project configuration changed:\n%s", what, got)
+	}
+	if k.publish {
+		url, ok, err := k.env.Git.ConfigGet(ctx, home, "remote.origin.url")
+		if err != nil || !ok || url != s.Repository.Origin {
+			t.Fatalf("%s: the cache's origin is %q (%v, %v), want %s", what, url, ok, err, s.Repository.Origin)
+		}
+	} else {
+		if head := k.gitIn(what, k.checkout, "rev-parse", "HEAD"); head != k.checkoutHead {
+			t.Fatalf("%s: the checkout's HEAD moved to %s", what, head)
+		}
+		if st := k.gitIn(what, k.checkout, "status", "--porcelain", "--untracked-files=all", "--ignored"); st != "" {
+			t.Fatalf("%s: the checkout is no longer clean:\n%s", what, st)
+		}
+	}
+	return tip
+}
+
+// checkRepo checks a repository is connected and has no replace refs.
+func (k *killLoop) checkRepo(what, gitDir string) {
+	k.gitRepo(what, gitDir, "fsck", "--connectivity-only", "--no-progress")
+	if refs := k.gitRepo(what, gitDir, "for-each-ref", "refs/replace/"); refs != "" {
+		k.t.Fatalf("%s: %s has replace refs:\n%s", what, gitDir, refs)
+	}
+}
+
+func (k *killLoop) upstreamTip(what string) string {
+	return k.gitRepo(what, k.upstream, "rev-parse", "--verify", "refs/heads/main^{commit}")
+}
+
+// gitIn runs git in dir through the adapter (no replace objects, hooks or
+// inherited repository variables) and returns its trimmed output.
+func (k *killLoop) gitIn(what, dir string, args ...string) string {
+	k.t.Helper()
+	out, err := k.env.Git.Run(context.Background(), git.Isolated, dir, args...)
+	if err != nil {
+		k.t.Fatalf("%s: git %v in %s: %v", what, args, dir, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// gitRepo runs git against the repository whose git directory is gitDir.
+func (k *killLoop) gitRepo(what, gitDir string, args ...string) string {
+	k.t.Helper()
+	out, err := k.env.Git.InRepo(context.Background(), gitDir, args...)
+	if err != nil {
+		k.t.Fatalf("%s: git %v in %s: %v", what, args, gitDir, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func runGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func writeKillFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readKillFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
