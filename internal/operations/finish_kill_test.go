@@ -56,9 +56,12 @@ const (
 	killArea = "---\ntitle: Area\n---\n\nThe area.\n"
 )
 
-// killEdit is the valid edit an iteration makes inside the tree.
+// killEdit is the valid edit iteration i makes inside the tree. Its size
+// grows with i, so it never has the size of the file it replaces (the
+// previous iteration's edit, for --publish): an edit of the same size made
+// within the second of prepare is TestFinishSeesSameSizeEdit's case.
 func killEdit(i int, token uint64) string {
-	return fmt.Sprintf("---\ntitle: Area %d\n---\n\nEdit %d, token %016x.\n", i, i, token)
+	return fmt.Sprintf("---\ntitle: Area %d\n---\n\nEdit %d, token %016x.%s\n", i, i, token, strings.Repeat(" More.", i))
 }
 
 // TestKilledFinishConverges kills `write finish` of a directory source's
@@ -139,6 +142,64 @@ func TestKilledPublishConverges(t *testing.T) {
 	k.run(60)
 }
 
+// TestFinishSeesSameSizeEdit: an edit that keeps a file's size, made within
+// the second in which prepare checked the file out, must be committed by a
+// finish run in a later second (and so must keep abort from removing the
+// session). Git trusts an index entry whose size and whole-second mtime and
+// ctime match the file unless the entry is "racily clean" (as new as the
+// index file itself); finish stages through a fresh copy of the session's
+// private index, whose file is newer than the checkout, so git skips such a
+// file and the edit is not seen. The --publish kill loop found this (its
+// edits used to keep the size): finish reported the edited session
+// unchanged, abort then removed it with the edit, and a finish killed after
+// committing could not adopt its own commit (SESSION_MOVED).
+func TestFinishSeesSameSizeEdit(t *testing.T) {
+	fakegithub.New(t) // a private HOME and git identity
+	ctx := context.Background()
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	writeKillFile(t, filepath.Join(proj, "docs/ctx/NODE.md"), killRoot)
+	writeKillFile(t, filepath.Join(proj, "docs/ctx/area/NODE.md"), "---\ntitle: Area\n---\n\nAAAA.\n")
+	runGit(t, proj, "init", "-q")
+	env := killEnv(filepath.Join(base, "state"), proj)
+	if _, err := Connect(ctx, env, ConnectRequest{Target: "docs/ctx"}); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, proj, "add", "-A")
+	runGit(t, proj, "commit", "-q", "-m", "init")
+	const edit = "---\ntitle: Area\n---\n\nBBBB.\n" // the same size
+	var s *contracts.Session
+	for try := 0; s == nil; try++ {
+		// Start at the beginning of a second, so that prepare and the
+		// edit happen within it.
+		time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
+		second := time.Now().Unix()
+		res, err := Prepare(ctx, env, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeKillFile(t, filepath.Join(res.Session.ContentRoot, "area", "NODE.md"), edit)
+		if time.Now().Unix() == second {
+			s = res.Session
+		} else if try == 3 {
+			t.Skip("prepare and the edit never fit in one second")
+		}
+	}
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second + 50*time.Millisecond)))
+	res, err := Finish(ctx, env, FinishRequest{ID: s.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Result != contracts.ResultCommitted {
+		t.Fatalf("finish of a session whose edit kept the file's size: %s, want committed (the edit is %q on disk)",
+			res.Result, readKillFile(t, filepath.Join(s.ContentRoot, "area", "NODE.md")))
+	}
+	out, err := env.Git.InRepo(ctx, s.Repository.CommonDir, "cat-file", "blob", res.Commit+":docs/ctx/area/NODE.md")
+	if err != nil || string(out) != edit {
+		t.Fatalf("the commit holds %q (%v), want the edit", out, err)
+	}
+}
+
 // killLoop is one kill -9 loop over finish.
 type killLoop struct {
 	t        *testing.T
@@ -209,7 +270,7 @@ func (k *killLoop) run(n int) {
 		outcomes[after]++
 		lastCommit = k.checkConverges(what, s, edit, tip, i%5 == 0)
 	}
-	t.Logf("%d runs: %v", n, outcomes)
+	t.Logf("%d runs, state after the kill: %v", n, outcomes)
 }
 
 // checkKilled checks the state a killed finish left; it returns that state
@@ -284,8 +345,10 @@ func (k *killLoop) checkKilled(what string, prepared *contracts.Session, edit st
 
 // checkConverges runs finish again and checks it completes the session with
 // exactly one commit on the base holding the edit (killedTip if the killed
-// run had made it). It returns the commit.
-func (k *killLoop) checkConverges(what string, prepared *contracts.Session, edit, killedTip string) string {
+// run had made it). With thorough it also checks the session repository
+// and that finishing once more reports the same commit. It returns the
+// commit.
+func (k *killLoop) checkConverges(what string, prepared *contracts.Session, edit, killedTip string, thorough bool) string {
 	t := k.t
 	ctx := context.Background()
 	res, err := Finish(ctx, k.env, FinishRequest{ID: prepared.ID, Message: "Recovered finish", Publish: k.publish})
@@ -309,7 +372,7 @@ func (k *killLoop) checkConverges(what string, prepared *contracts.Session, edit
 	if s.State != want || s.Commit != res.Commit {
 		t.Fatalf("%s: after finish the session is %s at %q, want %s at %s", what, s.State, s.Commit, want, res.Commit)
 	}
-	if tip := k.checkHome(what+", after finish", s, edit); tip != res.Commit {
+	if tip := k.checkHome(what+", after finish", s, edit, false); tip != res.Commit {
 		t.Fatalf("%s: after finish the session branch is at %s, not at the reported commit %s", what, tip, res.Commit)
 	}
 	// The session repository is settled on the commit with nothing pending.
@@ -318,19 +381,23 @@ func (k *killLoop) checkConverges(what string, prepared *contracts.Session, edit
 	if err != nil || head != res.Commit || ref != "refs/heads/"+s.Branch {
 		t.Fatalf("%s: the session repository is on %s at %s (%v), want %s at %s", what, ref, head, err, s.Branch, res.Commit)
 	}
-	k.checkRepo(what, sessionGit)
 	if out := k.gitIn(what, s.Worktree, "status", "--porcelain", "--untracked-files=all"); out != "" {
-		t.Fatalf("%s: the finished session shows pending changes:\n%s", what, out)
+		// Nothing is lost (the commit and the files are right), but
+		// finish promises a settled session; go on with the loop.
+		t.Errorf("%s: the finished session shows pending changes in its own git status (its index is not the commit's):\n%s", what, out)
 	}
 	if k.publish {
 		if up := k.upstreamTip(what); up != res.Commit {
 			t.Fatalf("%s: after finish --publish upstream main is at %s, not at %s", what, up, res.Commit)
 		}
 	}
-	// And once more: a finished session reports the same commit.
-	again, err := Finish(ctx, k.env, FinishRequest{ID: prepared.ID, Publish: k.publish})
-	if err != nil || again.Commit != res.Commit || again.Result != want {
-		t.Fatalf("%s: finishing the finished session again: %v, %+v", what, err, again)
+	if thorough {
+		k.checkRepo(what, sessionGit)
+		// Once more: a finished session reports the same commit.
+		again, err := Finish(ctx, k.env, FinishRequest{ID: prepared.ID, Publish: k.publish})
+		if err != nil || again.Commit != res.Commit || again.Result != want {
+			t.Fatalf("%s: finishing the finished session again: %v, %+v", what, err, again)
+		}
 	}
 	return res.Commit
 }
@@ -338,8 +405,9 @@ func (k *killLoop) checkConverges(what string, prepared *contracts.Session, edit
 // checkHome checks the home repository (the checkout's, or the git
 // source's cache), the project and, for a directory source, the checkout;
 // it returns the tip of the session branch in the home repository, which
-// must be the base or one commit on it holding the edit.
-func (k *killLoop) checkHome(what string, s *contracts.Session, edit string) string {
+// must be the base or one commit on it holding the edit and nothing else.
+// With fsck it also checks the home repository's connectivity.
+func (k *killLoop) checkHome(what string, s *contracts.Session, edit string, fsck bool) string {
 	t := k.t
 	ctx := context.Background()
 	home := s.Repository.CommonDir
@@ -348,9 +416,6 @@ func (k *killLoop) checkHome(what string, s *contracts.Session, edit string) str
 		t.Fatalf("%s: the session branch %s is gone from %s (%v)", what, s.Branch, home, err)
 	}
 	if tip != s.Base {
-		if n := k.gitRepo(what, home, "rev-list", "--count", s.Base+".."+tip); n != "1" {
-			t.Fatalf("%s: the session branch has %s commits on the base, want exactly one", what, n)
-		}
 		parents, err := k.env.Git.CommitParents(ctx, home, tip)
 		if err != nil || len(parents) != 1 || parents[0] != s.Base {
 			t.Fatalf("%s: the session's commit %s has parents %v (%v), want only the base %s", what, tip, parents, err, s.Base)
@@ -362,7 +427,9 @@ func (k *killLoop) checkHome(what string, s *contracts.Session, edit string) str
 			t.Fatalf("%s: the session's commit changes %q, want only the edit", what, changed)
 		}
 	}
-	k.checkRepo(what, home)
+	if fsck {
+		k.checkRepo(what, home)
+	}
 	if got := readKillFile(t, filepath.Join(k.env.Dir, contracts.ConfigFile)); got != k.config {
 		t.Fatalf("%s: the project configuration changed:\n%s", what, got)
 	}
