@@ -65,7 +65,7 @@ func killEdit(i int, token uint64) string {
 }
 
 // TestKilledFinishConverges kills `write finish` of a directory source's
-// session with SIGKILL at random points, 60 times; TestKilledPublish does
+// session with SIGKILL at random points, 50 times; TestKilledPublish does
 // the same for `write finish --publish` of a git source's session. After
 // each kill: the session record is readable and consistent, abort refuses
 // to drop the edited session, the home repository holds at most one
@@ -103,7 +103,7 @@ func TestKilledFinishConverges(t *testing.T) {
 	k := &killLoop{t: t, env: env, subtree: "docs/ctx", checkout: proj, rng: rand.New(rand.NewPCG(11, 7))}
 	k.config = readKillFile(t, filepath.Join(proj, contracts.ConfigFile))
 	k.checkoutHead = runGit(t, proj, "rev-parse", "HEAD")
-	k.run(60)
+	k.run(50)
 }
 
 // TestKilledPublishConverges is the --publish loop (see
@@ -139,7 +139,7 @@ func TestKilledPublishConverges(t *testing.T) {
 	k := &killLoop{t: t, env: env, subtree: "docs", publish: true, upstream: gh.Bare("acme/handbook"),
 		rng: rand.New(rand.NewPCG(23, 5))}
 	k.config = readKillFile(t, filepath.Join(proj, contracts.ConfigFile))
-	k.run(60)
+	k.run(50)
 }
 
 // TestFinishSeesSameSizeEdit: an edit that keeps a file's size, made within
@@ -197,6 +197,46 @@ func TestFinishSeesSameSizeEdit(t *testing.T) {
 	out, err := env.Git.InRepo(ctx, s.Repository.CommonDir, "cat-file", "blob", res.Commit+":docs/ctx/area/NODE.md")
 	if err != nil || string(out) != edit {
 		t.Fatalf("the commit holds %q (%v), want the edit", out, err)
+	}
+}
+
+// TestFinishAfterKilledRefUpdate: a finish killed while git update-ref
+// held the lock of the session branch leaves <ref>.lock in the home
+// repository (the --publish kill loop left one, and finish then failed with
+// "cannot lock ref ... File exists" on every run while abort refused the
+// edited session). No other process writes the session branch, and finish
+// holds the session lock, so the next finish must still complete the
+// session.
+func TestFinishAfterKilledRefUpdate(t *testing.T) {
+	fakegithub.New(t) // a private HOME and git identity
+	ctx := context.Background()
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	writeKillFile(t, filepath.Join(proj, "docs/ctx/NODE.md"), killRoot)
+	writeKillFile(t, filepath.Join(proj, "docs/ctx/area/NODE.md"), killArea)
+	runGit(t, proj, "init", "-q")
+	env := killEnv(filepath.Join(base, "state"), proj)
+	if _, err := Connect(ctx, env, ConnectRequest{Target: "docs/ctx"}); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, proj, "add", "-A")
+	runGit(t, proj, "commit", "-q", "-m", "init")
+	res, err := Prepare(ctx, env, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Session
+	edit := killEdit(1, 1)
+	writeKillFile(t, filepath.Join(s.ContentRoot, "area", "NODE.md"), edit)
+	// What the killed update-ref left (created, not yet renamed).
+	writeKillFile(t, filepath.Join(s.Repository.CommonDir, filepath.FromSlash(homeRef(s))+".lock"), "")
+	fr, err := Finish(ctx, env, FinishRequest{ID: s.ID})
+	if err != nil {
+		t.Fatalf("finish after a kill that left the session branch's ref lock: %v", err)
+	}
+	out, err := env.Git.InRepo(ctx, s.Repository.CommonDir, "cat-file", "blob", fr.Commit+":docs/ctx/area/NODE.md")
+	if fr.Result != contracts.ResultCommitted || err != nil || string(out) != edit {
+		t.Fatalf("finish: %s %s, holding %q (%v); want the edit committed", fr.Result, fr.Commit, out, err)
 	}
 }
 
@@ -261,6 +301,13 @@ func (k *killLoop) run(n int) {
 			time.Sleep(delay)
 			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			cmd.Wait()
+		}
+		if k.publish {
+			// The kill took the fake GitHub's receive-pack too, which
+			// GitHub's would survive: its stale ref lock is not finish's.
+			if os.Remove(filepath.Join(k.upstream, "refs", "heads", "main.lock")) == nil {
+				outcomes["(upstream ref lock of the killed receive-pack removed)"]++
+			}
 		}
 		what := fmt.Sprintf("iteration %d (session %s, kill after %v, helper %v)", i, s.ID, delay.Round(time.Microsecond), cmd.ProcessState)
 		if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Exited() && st.ExitStatus() != 0 {

@@ -58,7 +58,14 @@ func (g *Git) Branch(ctx context.Context, scope Scope, dir string) (branch strin
 // repository at dir (core.hooksPath, or the common dir's hooks/, as
 // `git rev-parse --git-path hooks` resolves it), and the common dir.
 func (g *Git) HooksDir(ctx context.Context, dir string) (hooks, commonDir string, err error) {
-	out, err := g.Run(ctx, Invoking, dir, "rev-parse", "--path-format=absolute", "--git-path", "hooks", "--git-common-dir")
+	// The one command that must see the user's core.hooksPath: every other
+	// runs with hooks off (see hardening).
+	args := []string{"rev-parse", "--path-format=absolute", "--git-path", "hooks", "--git-common-dir"}
+	cmd, err := g.commandWith(ctx, Invoking, dir, hardening[2:], args)
+	if err != nil {
+		return "", "", err
+	}
+	out, err := runCmd(cmd, args)
 	if err != nil {
 		return "", "", err
 	}

@@ -96,7 +96,7 @@ func runCmd(cmd *exec.Cmd, args []string) ([]byte, error) {
 // invoking repository must not re-enter it), and never splits an index it
 // writes into shared files beside it.
 var hardening = []string{
-	"-c", "core.hooksPath=" + os.DevNull,
+	"-c", "core.hooksPath=" + os.DevNull, // first: HooksDir drops these two
 	"-c", "core.fsmonitor=false",
 	"-c", "core.splitIndex=false",
 	"-c", "advice.graftFileDeprecated=false", // GIT_GRAFT_FILE=/dev/null below
@@ -104,11 +104,16 @@ var hardening = []string{
 
 // command builds a git command run in dir with the scope's environment.
 func (g *Git) command(ctx context.Context, scope Scope, dir string, args ...string) (*exec.Cmd, error) {
+	return g.commandWith(ctx, scope, dir, hardening, args)
+}
+
+// commandWith builds a git command with the given leading options.
+func (g *Git) commandWith(ctx context.Context, scope Scope, dir string, opts, args []string) (*exec.Cmd, error) {
 	env, err := g.env(ctx, scope)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, g.Path, append(slices.Clip(hardening), args...)...)
+	cmd := exec.CommandContext(ctx, g.Path, append(slices.Clip(opts), args...)...)
 	cmd.Dir = dir
 	cmd.Env = env
 	return cmd, nil
