@@ -280,10 +280,8 @@ func commitMessage(s *contracts.Session, msg string) string {
 // source's origin: one normal, non-force push, after rechecking the stored
 // origin. A rejection keeps the commit and the worktree.
 func publish(ctx context.Context, env Env, s *contracts.Session) error {
-	url, ok, err := env.Git.ConfigGet(ctx, s.Repository.CommonDir, "remote.origin.url")
-	if err != nil || !ok || url != s.Repository.Origin {
-		return contracts.Errorf(contracts.CodeOriginMismatch, "the cache %s no longer has origin %s; nothing was pushed", s.Repository.CommonDir, s.Repository.Origin)
-	}
+	// The cache's origin and configuration were checked by checkPinned at
+	// the start of this finish, under the session lock.
 	res, err := env.Git.Push(ctx, s.Repository.CommonDir, "origin", s.Commit, s.TargetBranch)
 	if err != nil {
 		return contracts.Errorf(contracts.CodePushFailed, "cannot push %.12s to %s: %v; the commit is kept on %s", s.Commit, s.Connection.Exact, err, s.Branch).
@@ -301,11 +299,15 @@ func publish(ctx context.Context, env Env, s *contracts.Session) error {
 	return saveSession(env, s)
 }
 
+// originRepository turns a stored origin URL back into owner/repo.
+func originRepository(origin string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(origin, "https://github.com/"), ".git")
+}
+
 // recordPublished makes the published commit the git source's current
 // snapshot, as a sync would find it.
 func recordPublished(ctx context.Context, env Env, s *contracts.Session) error {
-	repo := strings.TrimSuffix(strings.TrimPrefix(s.Repository.Origin, "https://github.com/"), ".git")
-	return env.managed().RecordPublished(ctx, repo, s.TargetBranch, s.Commit)
+	return env.managed().RecordPublished(ctx, originRepository(s.Repository.Origin), s.TargetBranch, s.Commit)
 }
 
 func refuse(s *contracts.Session, code contracts.ErrorCode, why string, paths []string) error {

@@ -40,9 +40,8 @@ func checkPinned(ctx context.Context, env Env, s *contracts.Session) error {
 	}
 	r := s.Repository
 	if r.Kind == contracts.SourceGit {
-		url, ok, err := env.Git.ConfigGet(ctx, r.CommonDir, "remote.origin.url")
-		if err != nil || !ok || url != r.Origin {
-			return stale("the cache %s no longer has origin %s", r.CommonDir, r.Origin)
+		if err := env.managed().CheckCache(ctx, r.CommonDir, originRepository(r.Origin)); err != nil {
+			return stale("the cache %s can no longer be trusted: %v", r.CommonDir, err)
 		}
 		return nil
 	}

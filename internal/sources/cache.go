@@ -88,18 +88,51 @@ func (m *Managed) openCache(ctx context.Context, repository string) (string, err
 }
 
 // checkOrigin compares the cache's locally stored origin URL with the
-// repository identity. Host insteadOf rewrites do not apply to this read.
+// repository identity, and refuses a cache whose own configuration holds
+// anything the tool did not write: a push URL, an insteadOf rewrite or a
+// fetch refspec there (set by git run in a snapshot, say) would send sync
+// and publication elsewhere while the origin still looked right. Host
+// insteadOf rewrites (the user's configuration) do apply, by design (S9).
 func (m *Managed) checkOrigin(ctx context.Context, cache, repository string) error {
-	url, ok, err := m.Git.ConfigGet(ctx, cache, "remote.origin.url")
+	entries, err := m.Git.LocalConfig(ctx, cache)
 	if err != nil {
 		return contracts.Errorf(contracts.CodeStateInvalid, "cache %s is not a usable git repository: %v", cache, err)
 	}
-	if want := OriginURL(repository); !ok || url != want {
+	want := OriginURL(repository)
+	url, foreign := "", ""
+	for _, e := range entries {
+		switch key := strings.ToLower(e[0]); {
+		case key == "remote.origin.url" && url == "":
+			url = e[1]
+		case cacheConfigKeys[key]:
+		default:
+			foreign = e[0]
+		}
+	}
+	if url != want {
 		return contracts.Errorf(contracts.CodeOriginMismatch,
 			"cache %s has origin %q, not %s; it is not used (remove it to let sync clone afresh)", cache, redact.String(url), want).
 			WithDetails(map[string]any{"cache": cache, "origin": redact.String(url), "expected": want})
 	}
+	if foreign != "" {
+		return contracts.Errorf(contracts.CodeOriginMismatch,
+			"cache %s has configuration %s that git-context-tree never writes; it is not used (remove it to let sync clone afresh)", cache, foreign).
+			WithDetails(map[string]any{"cache": cache, "key": foreign, "expected": want})
+	}
 	return nil
+}
+
+// CheckCache is checkOrigin for callers outside sources (publication).
+func (m *Managed) CheckCache(ctx context.Context, cache, repository string) error {
+	return m.checkOrigin(ctx, cache, repository)
+}
+
+// cacheConfigKeys are the keys a cache's own configuration may hold
+// besides its origin URL: what git init writes on any platform.
+var cacheConfigKeys = map[string]bool{
+	"core.repositoryformatversion": true, "core.filemode": true, "core.bare": true,
+	"core.ignorecase": true, "core.precomposeunicode": true, "core.symlinks": true,
+	"core.logallrefupdates": true, "extensions.objectformat": true,
 }
 
 // createCache clones a new cache: a bare repository made in a staging

@@ -89,3 +89,18 @@ func (g *Git) LsTree(ctx context.Context, gitDir, commit string, recurse bool, p
 	}
 	return entries, nil
 }
+
+// LocalConfig reads every entry of the repository's own configuration
+// file (no user, system or command-line configuration), in file order.
+func (g *Git) LocalConfig(ctx context.Context, gitDir string) ([][2]string, error) {
+	out, err := g.InRepo(ctx, gitDir, "config", "--local", "--list", "-z")
+	if err != nil {
+		return nil, err
+	}
+	var entries [][2]string
+	for _, rec := range splitNUL(out) {
+		key, value, _ := strings.Cut(rec, "\n")
+		entries = append(entries, [2]string{key, value})
+	}
+	return entries, nil
+}
