@@ -45,6 +45,9 @@ func resolveConnection(ctx context.Context, env Env, c sources.Connection) (cont
 		if err != nil {
 			return contracts.Resolution{}, err
 		}
+		if err := env.managed().RequireVerified(c, snap); err != nil {
+			return contracts.Resolution{}, err
+		}
 		dir = snap.TreeRoot
 	}
 	d, err := sources.ResolveDirectory(ctx, env.Git, dir)
