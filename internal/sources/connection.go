@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // Connection is a declared source with its logical identity (S6) and its
@@ -53,7 +54,7 @@ func NewConnection(projectRoot string, src contracts.Source) Connection {
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(projectRoot, filepath.FromSlash(dir))
 		}
-		c.Dir = realPath(dir)
+		c.Dir = tree.RealPath(dir)
 		c.Identity = "directory:" + c.Dir
 		c.Short = filepath.Base(c.Dir)
 		c.Exact = c.Dir
@@ -83,18 +84,4 @@ func GitSelector(repository, branch, subtree string) string {
 		}
 	}
 	return b.String()
-}
-
-// realPath resolves symlinks in p as far as the path exists, keeping the
-// missing remainder as written.
-func realPath(p string) string {
-	p = filepath.Clean(p)
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	parent := filepath.Dir(p)
-	if parent == p {
-		return p
-	}
-	return filepath.Join(realPath(parent), filepath.Base(p))
 }

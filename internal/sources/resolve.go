@@ -38,11 +38,9 @@ func ResolveDirectory(ctx context.Context, g *git.Git, dir string) (*DirectoryRe
 	if err != nil || top == "" {
 		return r, gitError(err)
 	}
-	if real, err := filepath.EvalSymlinks(top); err == nil {
-		top = real
-	}
-	sub, err := filepath.Rel(top, root)
-	if err != nil {
+	top = tree.RealPath(top)
+	sub, ok := tree.Inside(top, root)
+	if !ok {
 		return nil, contracts.Errorf(contracts.CodeInternal, "%s is not below its checkout %s", root, top)
 	}
 	r.RepositoryRoot, r.Subtree = top, filepath.ToSlash(sub)
