@@ -26,8 +26,9 @@ func RealPath(p string) string {
 
 // Inside reports whether p is root or lies below it, comparing the paths as
 // written (resolve them with RealPath first when symlinks matter), and
-// returns p relative to root ("." for root itself). Only a whole ".."
-// segment leaves root: a file named "..notes" is inside.
+// returns p relative to root ("." for root itself). Both are absolute, or
+// both relative (repository-relative paths as git lists them, "." for the
+// top). Only a whole ".." segment leaves root: "..notes" is inside.
 func Inside(root, p string) (rel string, ok bool) {
 	rel, err := filepath.Rel(root, p)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

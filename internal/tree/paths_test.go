@@ -36,6 +36,29 @@ func TestInside(t *testing.T) {
 	}
 }
 
+// TestInsideRelative covers repository-relative paths as git lists them
+// (a directory with a trailing "/"), against a subtree or ".".
+func TestInsideRelative(t *testing.T) {
+	for _, c := range []struct {
+		root, p string
+		wantOK  bool
+	}{
+		{".", "a.md", true},
+		{".", "..notes", true},
+		{".", "../x", false},
+		{"docs", "docs", true},
+		{"docs", "docs/", true},
+		{"docs", "docs/sub/", true},
+		{"docs", "docs/..notes", true},
+		{"docs", "docsx/a.md", false},
+		{"docs", "other/docs/a.md", false},
+	} {
+		if _, ok := Inside(filepath.FromSlash(c.root), filepath.FromSlash(c.p)); ok != c.wantOK {
+			t.Errorf("Inside(%q, %q) = %v, want %v", c.root, c.p, ok, c.wantOK)
+		}
+	}
+}
+
 func TestRealPath(t *testing.T) {
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
