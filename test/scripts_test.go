@@ -20,7 +20,7 @@
 //	jsonlen <file|stdout> <path> <n>         assert an array's length
 //	writefile <file> <go-escaped-text>       write arbitrary bytes
 //	mkbig <file> <bytes> [<head>]            a Markdown file of that size
-//	mkdeep <dir> <n>                         n nested indexed directories
+//	mkdeep <dir> <n> [<name>]                n nested indexed directories
 //	mkfifo <file>                            a named pipe
 //	hardlink <old> <new>                     a second name for a file
 //	cptree <src> <dst>                       copy a directory tree
@@ -300,35 +300,39 @@ func cmdMkbig(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), buf, 0o644))
 }
 
-// cmdMkdeep: `mkdeep <dir> <n>` creates <dir>/d/d/…/d, n levels below
-// <dir>, each with a valid NODE.md. It works relative to open directories,
-// so depths whose path exceeds PATH_MAX can be made.
+// cmdMkdeep: `mkdeep <dir> <n> [<name>]` creates <dir>/<name>/…/<name>
+// (name defaults to d), n levels below <dir>, each with a valid NODE.md.
+// Each level is made through an os.Root on its parent, so paths longer
+// than PATH_MAX can be made; long names get there in few levels (the
+// kernel resolves every component of every path: time grows with n²).
 func cmdMkdeep(ts *testscript.TestScript, neg bool, args []string) {
 	noNeg(ts, neg, "mkdeep")
-	if len(args) != 2 {
-		ts.Fatalf("usage: mkdeep <dir> <n>")
+	if len(args) != 2 && len(args) != 3 {
+		ts.Fatalf("usage: mkdeep <dir> <n> [<name>]")
 	}
 	n, err := strconv.Atoi(args[1])
 	ts.Check(err)
-	fd, err := syscall.Open(ts.MkAbs(args[0]), syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+	name := "d"
+	if len(args) == 3 {
+		name = args[2]
+	}
+	dir, err := os.OpenRoot(ts.MkAbs(args[0]))
 	ts.Check(err)
 	node := []byte("---\ntitle: Deep\n---\n\nOne level down.\n")
 	for i := 0; i < n; i++ {
-		if err := syscall.Mkdirat(fd, "d", 0o755); err != nil {
-			syscall.Close(fd)
+		err := dir.Mkdir(name, 0o755)
+		var next *os.Root
+		if err == nil {
+			next, err = dir.OpenRoot(name)
+		}
+		dir.Close()
+		if err != nil {
 			ts.Fatalf("mkdeep: level %d: %v", i+1, err)
 		}
-		next, err := syscall.Openat(fd, "d", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
-		syscall.Close(fd)
-		ts.Check(err)
-		fd = next
-		f, err := syscall.Openat(fd, "NODE.md", syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL, 0o644)
-		ts.Check(err)
-		_, err = syscall.Write(f, node)
-		syscall.Close(f)
-		ts.Check(err)
+		dir = next
+		ts.Check(dir.WriteFile("NODE.md", node, 0o644))
 	}
-	syscall.Close(fd)
+	dir.Close()
 }
 
 // cmdMkfifo: `mkfifo <file>` creates a named pipe.
