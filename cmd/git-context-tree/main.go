@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 // Command git-context-tree keeps Context Trees. Git runs it as
 // `git context-tree`.
 package main

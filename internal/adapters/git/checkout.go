@@ -3,20 +3,44 @@ package git
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 )
 
 // Toplevel returns the work tree root of the checkout containing dir, or ""
-// when dir is not inside a work tree.
+// when dir is not inside a work tree. The answer is remembered for the
+// life of g (one command): git runs once per directory and environment.
 func (g *Git) Toplevel(ctx context.Context, scope Scope, dir string) (string, error) {
+	key := toplevelKey{scope: scope, dir: dir}
+	if !hasGitVars(os.Environ()) {
+		key.scope = Invoking // nothing to scrub: both scopes see the same
+	}
+	g.toplevelsMu.Lock()
+	top, ok := g.toplevels[key]
+	g.toplevelsMu.Unlock()
+	if ok {
+		return top, nil
+	}
 	out, err := g.Run(ctx, scope, dir, "rev-parse", "--path-format=absolute", "--show-toplevel")
 	if err != nil {
-		if ExitCode(err) == 128 {
-			return "", nil // not a repository, or a bare one
+		if ExitCode(err) != 128 {
+			return "", err
 		}
-		return "", err
+		out = nil // not a repository, or a bare one
 	}
-	return strings.TrimSuffix(string(out), "\n"), nil
+	top = strings.TrimSuffix(string(out), "\n")
+	g.toplevelsMu.Lock()
+	if g.toplevels == nil {
+		g.toplevels = map[toplevelKey]string{}
+	}
+	g.toplevels[key] = top
+	g.toplevelsMu.Unlock()
+	return top, nil
+}
+
+type toplevelKey struct {
+	scope Scope
+	dir   string
 }
 
 // Head returns the commit HEAD points at, or "" on an unborn branch.
