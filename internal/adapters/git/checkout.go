@@ -2,7 +2,6 @@ package git
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 )
@@ -76,19 +75,4 @@ func (g *Git) Branch(ctx context.Context, scope Scope, dir string) (branch strin
 		return "", false, err
 	}
 	return strings.TrimPrefix(strings.TrimSuffix(string(out), "\n"), "refs/heads/"), false, nil
-}
-
-// HooksDir returns the absolute directory git runs hooks from for the
-// repository at dir (core.hooksPath, or the common dir's hooks/, as
-// `git rev-parse --git-path hooks` resolves it), and the common dir.
-func (g *Git) HooksDir(ctx context.Context, dir string) (hooks, commonDir string, err error) {
-	out, err := g.Run(ctx, Invoking, dir, "rev-parse", "--path-format=absolute", "--git-path", "hooks", "--git-common-dir")
-	if err != nil {
-		return "", "", err
-	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 2 {
-		return "", "", fmt.Errorf("git rev-parse --git-path hooks: unexpected output %q", out)
-	}
-	return lines[0], lines[1], nil
 }
