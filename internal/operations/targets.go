@@ -65,7 +65,7 @@ func connTarget(ctx context.Context, env Env, c sources.Connection) (treeTarget,
 		root, err := tree.OpenRoot(snap.TreeRoot)
 		return treeTarget{Root: root, Conn: &c, Snapshot: snap}, err
 	}
-	root, err := tree.OpenRoot(c.Dir)
+	root, err := sources.OpenDirectoryRoot(c.Dir)
 	if err != nil {
 		return treeTarget{Root: c.Dir, Conn: &c}, err
 	}

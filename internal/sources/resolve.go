@@ -26,10 +26,13 @@ func (r *DirectoryResolution) InGit() bool { return r.RepositoryRoot != "" }
 
 // ResolveDirectory resolves a directory source. No repository is required,
 // and working changes are reported, not refused. The directory itself must
-// exist and must not be a symlink. Git runs isolated from inherited
-// repository variables: the directory may belong to any repository.
+// exist and be reached without any symlink (OpenDirectoryRoot: a declared
+// root that is or lies below a symlink in the project is refused with
+// TREE_ROOT_SYMLINK, so no session is ever opened through one). Git runs
+// isolated from inherited repository variables: the directory may belong
+// to any repository.
 func ResolveDirectory(ctx context.Context, g *git.Git, dir string) (*DirectoryResolution, error) {
-	root, err := tree.OpenRoot(dir)
+	root, err := OpenDirectoryRoot(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ func selectByDirectory(conns []Connection, arg, cwd string) (Connection, bool) {
 	}
 	real := tree.RealPath(p)
 	for _, c := range conns {
-		if c.Source.Kind == contracts.SourceDirectory && c.Dir == real {
+		if c.Source.Kind == contracts.SourceDirectory && (c.Dir == real || c.Exact == real) {
 			return c, true
 		}
 	}
