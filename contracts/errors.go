@@ -14,6 +14,10 @@ const (
 	CodeIO             ErrorCode = "IO_ERROR"
 	CodeSchemaNotFound ErrorCode = "SCHEMA_NOT_FOUND"
 	CodeGit            ErrorCode = "GIT_FAILED"
+	// CodePlatformUnsupported: the binary was built for an operating
+	// system the tool does not run on (only Linux and macOS; see
+	// docs/decisions.md). Every command fails with it.
+	CodePlatformUnsupported ErrorCode = "PLATFORM_UNSUPPORTED"
 
 	// Tree roots and trees.
 	CodeNotATree     ErrorCode = "NOT_A_TREE"

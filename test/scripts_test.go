@@ -2,19 +2,25 @@
 // command line (cli.Main, as the installed binary would) against real
 // directories and real git, in a private HOME.
 //
-// Two programs are installed on the scripts' PATH:
+// The product is a script command, run in-process (inprocess_test.go):
 //
-//	git-context-tree   the product; with --json its stdout is validated
-//	                   against the contract's JSON Schema (exit 99 if not)
-//	exitcode N prog…   runs prog and exits 0 iff prog exited with N
+//	git-context-tree <args>             expect exit 0 (! : any non-zero)
+//	exitcode N git-context-tree <args>  expect exit code N
+//	exitcode N <prog> <args>            any other program, expect N
 //
-// and these script commands are available (see scriptCmds):
+// With --json its stdout is also validated against the command's JSON
+// Schema. The same names are programs on the scripts' PATH (main_test.go),
+// for git (hooks, `git context-tree`) and for what needs a process of its
+// own: `exec git-context-tree … &` in the background, stdin, kill.
+// `exec exitcode N git-context-tree …` works too, one process slower.
+//
+// These script commands are also available (see scriptCmds):
 //
 //	jsonpath <file|stdout> <path> [<want>]   assert a JSON value
 //	jsonlen <file|stdout> <path> <n>         assert an array's length
 //	writefile <file> <go-escaped-text>       write arbitrary bytes
 //	mkbig <file> <bytes> [<head>]            a Markdown file of that size
-//	mkdeep <dir> <n>                         n nested indexed directories
+//	mkdeep <dir> <n> [<name>]                n nested indexed directories
 //	mkfifo <file>                            a named pipe
 //	hardlink <old> <new>                     a second name for a file
 //	cptree <src> <dst>                       copy a directory tree
@@ -22,34 +28,19 @@
 package test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/git-context-tree/git-context-tree/internal/cli"
-	"github.com/git-context-tree/git-context-tree/internal/schematest"
 )
-
-func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"git-context-tree": gitContextTree,
-		"exitcode":         exitcode,
-	})
-}
 
 func TestScripts(t *testing.T) {
 	repoRoot, err := filepath.Abs("..")
@@ -57,7 +48,9 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata",
+		// Absolute: in-process runs change the working directory while
+		// other scripts start (see inProcess).
+		Dir:                 filepath.Join(repoRoot, "test", "testdata"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Setup:               func(env *testscript.Env) error { return setup(env, repoRoot) },
@@ -113,202 +106,19 @@ func setup(env *testscript.Env, repoRoot string) error {
 	return nil
 }
 
-// jsonResultSchemas maps a command, by its leading words, to the JSON Schema
-// of its --json result. The longest match wins ("w1 w2", then "w1 *", then
-// "w1"); "" means the output is not a contract result and is not checked.
-// Add one row per new command.
-var jsonResultSchemas = map[string]string{
-	"init":     "init",
-	"verify":   "verify",
-	"read":     "read",
-	"version":  "version",
-	"schema":   "schema-list",
-	"schema *": "", // `schema <name>` prints a raw JSON Schema
-
-	"connect":    "connection-change",
-	"disconnect": "connection-change",
-	"list":       "list",
-	"resolve":    "resolve",
-
-	"sync":          "sync",
-	"write prepare": "session",
-	"write finish":  "session",
-	"write abort":   "session",
-	"write show":    "session",
-	"write list":    "session-list",
-	"prepare":       "session",
-	"finish":        "session",
-	"abort":         "session",
-
-	"hooks install":   "hooks",
-	"hooks uninstall": "hooks",
-	"hooks status":    "hooks",
-
-	"skills install":   "skills-install",
-	"skills uninstall": "skills-uninstall",
-	"skills list":      "skills-list",
-
-	"cleanup schedule":   "cleanup-schedule",
-	"cleanup unschedule": "cleanup-schedule",
-	"cleanup list":       "cleanup-list",
-	"cleanup status":     "cleanup-list",
-	"cleanup run":        "cleanup-run",
-	"cleanup logs":       "cleanup-logs",
-}
-
-// gitContextTree is the product as scripts run it. With --json it checks
-// that stdout is exactly one JSON document matching the command's schema
-// (or the error envelope's), and exits 99 when it does not.
-func gitContextTree() {
-	args := os.Args[1:]
-	if !hasArg(args, "--json") || hasArg(args, "-h") || hasArg(args, "--help") {
-		os.Exit(cli.Main(args, os.Stdin, os.Stdout, os.Stderr))
-	}
-	var out bytes.Buffer
-	code := cli.Main(args, os.Stdin, &out, os.Stderr)
-	os.Stdout.Write(out.Bytes())
-	if err := checkJSON(args, code, out.Bytes()); err != nil {
-		fmt.Fprintf(os.Stderr, "scripts_test: git-context-tree %s (exit %d): --json output: %v\n", strings.Join(args, " "), code, err)
-		os.Exit(99)
-	}
-	os.Exit(code)
-}
-
-func checkJSON(args []string, code int, out []byte) error {
-	words := commandWords(args)
-	schema, known := resultSchema(words)
-	if known && schema == "" {
-		return nil
-	}
-	if len(bytes.TrimSpace(out)) == 0 {
-		return errors.New("stdout is empty")
-	}
-	if !json.Valid(out) {
-		return errors.New("stdout is not exactly one JSON document")
-	}
-	var top struct {
-		OK    *bool           `json:"ok"`
-		Error json.RawMessage `json:"error"`
-	}
-	_ = json.Unmarshal(out, &top) // any JSON value; the schema judges it
-	switch {
-	case top.OK != nil && !*top.OK && len(top.Error) > 0 && top.Error[0] == '{':
-		if code == 0 {
-			return errors.New("error envelope with exit code 0")
-		}
-		schema = "error"
-	case !known:
-		return fmt.Errorf("no JSON Schema known for command %q: add a row to jsonResultSchemas", strings.Join(words, " "))
-	}
-	v, err := schematest.New()
-	if err != nil {
-		return err
-	}
-	return v.Validate(schema, out)
-}
-
-func resultSchema(words []string) (string, bool) {
-	var keys []string
-	if len(words) >= 2 {
-		keys = append(keys, words[0]+" "+words[1], words[0]+" *")
-	}
-	if len(words) >= 1 {
-		keys = append(keys, words[0])
-	}
-	for _, k := range keys {
-		if s, ok := jsonResultSchemas[k]; ok {
-			return s, true
-		}
-	}
-	return "", false
-}
-
-// globalsWithValue are the flags whose value is the next argument.
-var globalsWithValue = map[string]bool{"-C": true, "--dir": true}
-
-// commandWords returns the positional arguments (the command name first).
-func commandWords(args []string) []string {
-	var words []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return append(words, args[i+1:]...)
-		case globalsWithValue[a]:
-			i++
-		case strings.HasPrefix(a, "-") && a != "-":
-		default:
-			words = append(words, a)
-		}
-	}
-	return words
-}
-
-func hasArg(args []string, flag string) bool {
-	for i := 0; i < len(args); i++ {
-		switch {
-		case args[i] == "--":
-			return false
-		case globalsWithValue[args[i]]:
-			i++
-		case args[i] == flag:
-			return true
-		}
-	}
-	return false
-}
-
-// exitcodeTimeout bounds a program run by exitcode, so a product that
-// blocks (say, on a FIFO it should never open) fails instead of hanging.
-const exitcodeTimeout = 30 * time.Second
-
-// exitcode implements `exitcode N prog args...`: run prog with inherited
-// stdio and exit 0 iff its exit code is N.
-func exitcode() {
-	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: exitcode N prog [args...]")
-		os.Exit(2)
-	}
-	want, err := strconv.Atoi(os.Args[1])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "exitcode: bad exit code %q\n", os.Args[1])
-		os.Exit(2)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), exitcodeTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[2], os.Args[3:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	err = cmd.Run()
-	got := 0
-	var xe *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		fmt.Fprintf(os.Stderr, "exitcode: %s did not finish within %s\n", os.Args[2], exitcodeTimeout)
-		os.Exit(1)
-	case errors.As(err, &xe):
-		got = xe.ExitCode()
-	case err != nil:
-		fmt.Fprintf(os.Stderr, "exitcode: %v\n", err)
-		os.Exit(1)
-	}
-	if got != want {
-		fmt.Fprintf(os.Stderr, "exitcode: %s: expected exit code %d, got %d\n", os.Args[2], want, got)
-		os.Exit(1)
-	}
-	os.Exit(0)
-}
-
 // scriptCmds are the in-process script commands.
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"jsonpath":  cmdJSONPath,
-	"jsonlen":   cmdJSONLen,
-	"writefile": cmdWriteFile,
-	"mkbig":     cmdMkbig,
-	"mkdeep":    cmdMkdeep,
-	"mkfifo":    cmdMkfifo,
-	"hardlink":  cmdHardlink,
-	"cptree":    cmdCptree,
-	"envfile":   cmdEnvFile,
+	"git-context-tree": cmdProduct,
+	"exitcode":         cmdExitcode,
+	"jsonpath":         cmdJSONPath,
+	"jsonlen":          cmdJSONLen,
+	"writefile":        cmdWriteFile,
+	"mkbig":            cmdMkbig,
+	"mkdeep":           cmdMkdeep,
+	"mkfifo":           cmdMkfifo,
+	"hardlink":         cmdHardlink,
+	"cptree":           cmdCptree,
+	"envfile":          cmdEnvFile,
 }
 
 func noNeg(ts *testscript.TestScript, neg bool, name string) {
@@ -490,35 +300,39 @@ func cmdMkbig(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), buf, 0o644))
 }
 
-// cmdMkdeep: `mkdeep <dir> <n>` creates <dir>/d/d/…/d, n levels below
-// <dir>, each with a valid NODE.md. It works relative to open directories,
-// so depths whose path exceeds PATH_MAX can be made.
+// cmdMkdeep: `mkdeep <dir> <n> [<name>]` creates <dir>/<name>/…/<name>
+// (name defaults to d), n levels below <dir>, each with a valid NODE.md.
+// Each level is made through an os.Root on its parent, so paths longer
+// than PATH_MAX can be made; long names get there in few levels (the
+// kernel resolves every component of every path: time grows with n²).
 func cmdMkdeep(ts *testscript.TestScript, neg bool, args []string) {
 	noNeg(ts, neg, "mkdeep")
-	if len(args) != 2 {
-		ts.Fatalf("usage: mkdeep <dir> <n>")
+	if len(args) != 2 && len(args) != 3 {
+		ts.Fatalf("usage: mkdeep <dir> <n> [<name>]")
 	}
 	n, err := strconv.Atoi(args[1])
 	ts.Check(err)
-	fd, err := syscall.Open(ts.MkAbs(args[0]), syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+	name := "d"
+	if len(args) == 3 {
+		name = args[2]
+	}
+	dir, err := os.OpenRoot(ts.MkAbs(args[0]))
 	ts.Check(err)
 	node := []byte("---\ntitle: Deep\n---\n\nOne level down.\n")
 	for i := 0; i < n; i++ {
-		if err := syscall.Mkdirat(fd, "d", 0o755); err != nil {
-			syscall.Close(fd)
+		err := dir.Mkdir(name, 0o755)
+		var next *os.Root
+		if err == nil {
+			next, err = dir.OpenRoot(name)
+		}
+		dir.Close()
+		if err != nil {
 			ts.Fatalf("mkdeep: level %d: %v", i+1, err)
 		}
-		next, err := syscall.Openat(fd, "d", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
-		syscall.Close(fd)
-		ts.Check(err)
-		fd = next
-		f, err := syscall.Openat(fd, "NODE.md", syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL, 0o644)
-		ts.Check(err)
-		_, err = syscall.Write(f, node)
-		syscall.Close(f)
-		ts.Check(err)
+		dir = next
+		ts.Check(dir.WriteFile("NODE.md", node, 0o644))
 	}
-	syscall.Close(fd)
+	dir.Close()
 }
 
 // cmdMkfifo: `mkfifo <file>` creates a named pipe.

@@ -1,13 +1,43 @@
+//go:build linux || darwin
+
 // Command git-context-tree keeps Context Trees. Git runs it as
 // `git context-tree`.
 package main
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"os"
 
+	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/cli"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the command line with stdout buffered: a result of a thousand
+// lines is a few writes, not a thousand. Anything written to stderr first
+// flushes what stdout holds, so the two stay in order on a terminal.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	code := cli.Main(args, stdin, out, flushFirst{out, stderr})
+	if err := out.Flush(); err != nil && code == contracts.ExitOK {
+		fmt.Fprintf(stderr, "fatal: write output: %v\n", err)
+		return contracts.ExitFatal
+	}
+	return code
+}
+
+// flushFirst is stderr, flushing stdout's buffer before each write.
+type flushFirst struct {
+	stdout *bufio.Writer
+	stderr io.Writer
+}
+
+func (f flushFirst) Write(p []byte) (int, error) {
+	f.stdout.Flush()
+	return f.stderr.Write(p)
 }

@@ -161,14 +161,7 @@ func (cmd *cleanupRunCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	switch r.Outcome {
-	case contracts.OutcomeUnchanged, contracts.OutcomeNoop, contracts.OutcomeCommitted, contracts.OutcomePublished:
-		return nil
-	case contracts.OutcomeRunning:
-		return exitStatus(contracts.ExitRefused)
-	default:
-		return exitStatus(contracts.ExitFailed)
-	}
+	return exitFor(res)
 }
 
 type cleanupLogsCmd struct {

@@ -31,7 +31,7 @@ func (cmd *hooksInstallCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	return c.emit(res, func() { c.printHooks(res) })
+	return c.report(res, func() { c.printHooks(res) })
 }
 
 type hooksUninstallCmd struct{}
@@ -41,7 +41,7 @@ func (cmd *hooksUninstallCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	return c.emit(res, func() { c.printHooks(res) })
+	return c.report(res, func() { c.printHooks(res) })
 }
 
 type hooksStatusCmd struct{}
@@ -51,13 +51,7 @@ func (cmd *hooksStatusCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	if err := c.emit(res, func() { c.printHooks(res) }); err != nil {
-		return err
-	}
-	if !res.Effective {
-		return exitStatus(contracts.ExitFailed)
-	}
-	return nil
+	return c.report(res, func() { c.printHooks(res) })
 }
 
 func (c *Context) printHooks(r *contracts.HooksResult) {

@@ -99,7 +99,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	c, err := newContext(ctx, cli.Globals, stdin, stdout, stderr)
+	c, err := newContext(ctx, cli.Globals, stdin, stdout, stderr, standalone(kctx))
 	if err == nil {
 		err = kctx.Run(c)
 	}
@@ -149,7 +149,23 @@ type Context struct {
 	Stderr io.Writer
 }
 
-func newContext(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr io.Writer) (*Context, error) {
+// selfContained marks commands that only print what the binary holds
+// (version, schemas): they need neither machine state nor lock settings, so
+// a bad CONTEXT_TREE_LOCK_WAIT or an unset HOME cannot break them.
+type selfContained interface{ selfContained() }
+
+func standalone(kctx *kong.Context) bool {
+	node := kctx.Selected()
+	if node == nil || !node.Target.CanAddr() {
+		return false
+	}
+	_, ok := node.Target.Addr().Interface().(selfContained)
+	return ok
+}
+
+// newContext checks -C and, unless the command is standalone, reads the
+// environment every operation runs with.
+func newContext(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr io.Writer, standalone bool) (*Context, error) {
 	c := &Context{Context: ctx, Globals: g, Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -165,6 +181,10 @@ func newContext(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr 
 			return c, contracts.Errorf(contracts.CodeUsage, "cannot change to %s: not a directory", g.Dir)
 		}
 	}
+	c.Env.Dir = filepath.Clean(dir)
+	if standalone {
+		return c, nil
+	}
 	wait, err := lockWait()
 	if err != nil {
 		return c, err
@@ -173,7 +193,7 @@ func newContext(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return c, err
 	}
-	c.Env = operations.Env{Dir: filepath.Clean(dir), Git: git.New(), Home: home, LockWait: wait}
+	c.Env = operations.Env{Dir: c.Env.Dir, Git: git.New(), Home: home, LockWait: wait}
 	return c, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
 )
 
 // emit prints a result: the contract JSON with --json, else the text form.
@@ -15,6 +17,23 @@ func (c *Context) emit(result any, text func()) error {
 		return c.writeJSON(result)
 	}
 	text()
+	return nil
+}
+
+// report prints a result that can itself be a failed check, then exits
+// with the code the contract gives it.
+func (c *Context) report(result contracts.Report, text func()) error {
+	if err := c.emit(result, text); err != nil {
+		return err
+	}
+	return exitFor(result)
+}
+
+// exitFor is the non-zero exit a printed report asks for, or nil.
+func exitFor(result contracts.Report) error {
+	if code := result.ExitCode(); code != contracts.ExitOK {
+		return exitStatus(code)
+	}
 	return nil
 }
 

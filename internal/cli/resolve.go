@@ -23,17 +23,7 @@ func (cmd *resolveCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	ok := true
-	for _, r := range res.Resolutions {
-		ok = ok && r.OK
-	}
-	if err := c.emit(res, func() { c.printResolve(res) }); err != nil {
-		return err
-	}
-	if !ok {
-		return exitStatus(contracts.ExitFailed)
-	}
-	return nil
+	return c.report(res, func() { c.printResolve(res) })
 }
 
 func (c *Context) printResolve(res *contracts.ResolveResult) {

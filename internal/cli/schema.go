@@ -11,6 +11,8 @@ type schemaCmd struct {
 	Name string `arg:"" optional:"" name:"name" help:"Contract name (default: list the names)."`
 }
 
+func (*schemaCmd) selfContained() {}
+
 func (cmd *schemaCmd) Help() string {
 	return `Prints the JSON Schema (draft 2020-12) of a public contract. Schemas refer
 to each other by $id ("` + contracts.SchemaIDPrefix + `<name>"). Without a

@@ -125,23 +125,14 @@ func (cmd *skillsListCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	stale := 0
-	for _, l := range res.Locations {
-		for _, s := range l.Skills {
-			if s.Status == contracts.SkillStale {
-				stale++
-			}
-		}
-	}
 	if err := c.emit(res, func() { c.printSkillsList(res) }); err != nil {
 		return err
 	}
 	c.printSkipped(res.Skipped)
-	if stale > 0 {
-		fmt.Fprintf(c.Stderr, "%d stale skill(s): run `git context-tree skills install`\n", stale)
-		return exitStatus(contracts.ExitFailed)
+	if n := res.Stale(); n > 0 {
+		fmt.Fprintf(c.Stderr, "%d stale skill(s): run `git context-tree skills install`\n", n)
 	}
-	return nil
+	return exitFor(res)
 }
 
 func (c *Context) printSkillTargets(targets []contracts.SkillsTarget, dry bool, verb string) {

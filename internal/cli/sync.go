@@ -27,19 +27,7 @@ func (cmd *syncCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	failed := 0
-	for _, e := range res.Connections {
-		if !e.OK {
-			failed++
-		}
-	}
-	if err := c.emit(res, func() { c.printSync(res) }); err != nil {
-		return err
-	}
-	if failed > 0 {
-		return exitStatus(contracts.ExitFailed)
-	}
-	return nil
+	return c.report(res, func() { c.printSync(res) })
 }
 
 func (c *Context) printSync(res *contracts.SyncResult) {

@@ -29,13 +29,7 @@ func (cmd *verifyCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	if err := c.emit(rep, func() { c.printVerify(rep) }); err != nil {
-		return err
-	}
-	if !rep.OK {
-		return exitStatus(contracts.ExitFailed)
-	}
-	return nil
+	return c.report(rep, func() { c.printVerify(rep) })
 }
 
 // runStaged is hook mode: findings, then how to bypass and see details.
@@ -47,7 +41,7 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 	if err != nil {
 		return err
 	}
-	if err := c.emit(rep, func() {
+	return c.report(rep, func() {
 		if rep.Note != "" {
 			fmt.Fprintf(c.Stderr, "git-context-tree: %s\n", rep.Note)
 			return
@@ -56,13 +50,7 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 		if !rep.OK {
 			fmt.Fprintln(c.Stderr, "The staged Context Tree does not verify. Fix the findings and stage them, or commit with --no-verify (GIT_CONTEXT_TREE_SKIP=1 skips only this check); details: git context-tree --json verify --staged")
 		}
-	}); err != nil {
-		return err
-	}
-	if !rep.OK {
-		return exitStatus(contracts.ExitFailed)
-	}
-	return nil
+	})
 }
 
 func (c *Context) printVerify(rep *contracts.VerifyReport) {

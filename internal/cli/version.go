@@ -9,6 +9,8 @@ import (
 
 type versionCmd struct{}
 
+func (*versionCmd) selfContained() {}
+
 func (cmd *versionCmd) Run(c *Context) error {
 	v := BuildVersion()
 	return c.emit(v, func() {

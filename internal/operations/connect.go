@@ -104,7 +104,7 @@ func directorySource(p *sources.Project, env Env, req ConnectRequest) (contracts
 		}
 	}
 	path := root
-	if rel, err := filepath.Rel(p.Root, root); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+	if rel, ok := tree.Inside(p.Root, root); ok {
 		path = filepath.ToSlash(rel)
 	}
 	// Never write a declaration that reading the file back would reject.

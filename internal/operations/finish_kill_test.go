@@ -65,17 +65,32 @@ func killEdit(i int, token uint64) string {
 }
 
 // TestKilledFinishConverges kills `write finish` of a directory source's
-// session with SIGKILL at random points, 50 times; TestKilledPublish does
-// the same for `write finish --publish` of a git source's session. After
-// each kill: the session record is readable and consistent, abort refuses
-// to drop the edited session, the home repository holds at most one
-// commit on the base (on the base, carrying the edit), the edit is on disk
-// or committed, the repositories are intact (fsck, no replace refs, the
-// cache's origin) and, for --publish, the upstream branch is the base or
-// the session's commit. Then finish is run again and must converge: one
-// commit on the base with the edit (the very commit a killed run already
-// made, if any), the session repository clean at it and, for --publish,
-// the upstream branch at it.
+// session (a tree in a git checkout) with SIGKILL, process group and all,
+// at random points, 50 times; TestKilledPublishConverges does the same for
+// `write finish --publish` of a git source's session, with a local bare
+// repository standing in for GitHub. Each iteration prepares a session,
+// makes a valid edit, runs finish in a helper process (the first run is
+// not killed: it times a finish) and checks the state the kill left:
+//
+//   - the session record is readable, and its state agrees with the
+//     session branch of the home repository (the checkout's repository,
+//     or the cache), which is the base or exactly one commit on the base
+//     that changes only the edited file, to the edit;
+//   - the edit is still on disk in the session;
+//   - abort refuses the edited session (SESSION_NOT_EMPTY) and removes
+//     nothing;
+//   - the project configuration is unchanged; the checkout's HEAD is
+//     unchanged and it is clean; the cache keeps its origin; no repository
+//     has replace refs and the checkout's repository passes fsck;
+//   - with --publish, upstream main is the base or the session's commit.
+//
+// Then finish runs again and must converge: committed (published), with
+// the commit the killed run made if it made one, that commit alone on the
+// base, the session repository on it with nothing pending, upstream main
+// on it, and the cache passing fsck (after an offline sync if a killed
+// snapshot build left a record, which sync removes). Every fifth iteration
+// also fscks the session repository and finishes once more, which must
+// report the same commit.
 func TestKilledFinishConverges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kill loop skipped in -short mode")

@@ -12,6 +12,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/hooks"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // hookSite is where git runs this repository's pre-commit hook.
@@ -43,7 +44,13 @@ func findHookSite(ctx context.Context, env Env) (*hookSite, error) {
 // git dir: a global core.hooksPath shared by every repository.
 func (s *hookSite) outsideRepository(ctx context.Context, env Env) bool {
 	_, common, err := env.Git.HooksDir(ctx, env.Dir)
-	return err == nil && !within(s.hooksDir, realPath(s.top)) && !within(s.hooksDir, realPath(common))
+	if err != nil {
+		return false
+	}
+	dir := tree.RealPath(s.hooksDir)
+	_, inTop := tree.Inside(tree.RealPath(s.top), dir)
+	_, inGitDir := tree.Inside(tree.RealPath(common), dir)
+	return !inTop && !inGitDir
 }
 
 func (s *hookSite) result(action string) *contracts.HooksResult {

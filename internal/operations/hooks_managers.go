@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // hookManager is a hook manager the user already runs. With one in use,
@@ -23,8 +25,7 @@ const verifyCommand = "git context-tree verify --staged"
 // absolute), lefthook (a lefthook config) or the pre-commit framework
 // (.pre-commit-config.yaml).
 func detectManager(top, hooksDir string) *hookManager {
-	rel, err := filepath.Rel(top, hooksDir)
-	if rel = filepath.ToSlash(rel); err == nil && (rel == ".husky" || strings.HasPrefix(rel, ".husky/")) {
+	if _, ok := tree.Inside(filepath.Join(top, ".husky"), hooksDir); ok {
 		return &hookManager{name: "husky", config: ".husky/pre-commit", snippet: verifyCommand + "\n", install: "npx husky"}
 	}
 	for _, name := range []string{"lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml"} {

@@ -27,6 +27,12 @@ func Read(ctx context.Context, env Env, node, treeArg string) (*contracts.ReadRe
 	if err != nil {
 		return nil, err
 	}
+	if t.Snapshot != nil {
+		// A snapshot that sync rejected is not read as if it were valid.
+		if err := env.managed().RequireVerified(*t.Conn, t.Snapshot); err != nil {
+			return nil, err
+		}
+	}
 	nr, err := tree.Read(t.Root, node)
 	if err != nil {
 		return nil, err

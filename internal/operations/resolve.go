@@ -39,15 +39,16 @@ func Resolve(ctx context.Context, env Env, selector string) (*contracts.ResolveR
 }
 
 func resolveConnection(ctx context.Context, env Env, c sources.Connection) (contracts.Resolution, error) {
-	dir := c.Dir
-	if c.Source.Kind == contracts.SourceGit {
-		snap, err := env.managed().Current(ctx, c)
-		if err != nil {
+	t, err := connTarget(ctx, env, c)
+	if err != nil {
+		return contracts.Resolution{}, err
+	}
+	if t.Snapshot != nil {
+		if err := env.managed().RequireVerified(c, t.Snapshot); err != nil {
 			return contracts.Resolution{}, err
 		}
-		dir = snap.TreeRoot
 	}
-	d, err := sources.ResolveDirectory(ctx, env.Git, dir)
+	d, err := sources.ResolveDirectory(ctx, env.Git, t.Root)
 	if err != nil {
 		return contracts.Resolution{}, err
 	}

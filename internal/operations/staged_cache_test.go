@@ -82,7 +82,12 @@ func (r *stagedRepo) fullVerify() *tree.Report {
 	}
 	blobs := map[string][]byte{}
 	i := 0
-	if err := r.env.Git.ReadBlobs(ctx, r.dir, ids, func(_ string, b []byte) error { blobs[wanted[i]] = b; i++; return nil }); err != nil {
+	objects, err := r.env.Git.OpenBatch(ctx, r.dir)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer objects.Close()
+	if err := objects.Objects(ids, func(_ int, _ string, b []byte) error { blobs[wanted[i]] = b; i++; return nil }); err != nil {
 		r.t.Fatal(err)
 	}
 	return tree.VerifyIndex(tes, blobs)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
-	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // Sync fetches every selected git source into its cache and snapshot and
@@ -113,25 +112,15 @@ func syncOne(ctx context.Context, env Env, c sources.Connection, offline bool) (
 	if err != nil {
 		return contracts.SyncEntry{}, err
 	}
-	if err := verifyFetched(snap.TreeRoot); err != nil {
+	// Fetched content is verified (S8) and the verdict recorded, so that
+	// read and resolve never serve a rejected snapshot as valid.
+	if err := env.managed().VerifySnapshot(c, snap); err != nil {
 		return contracts.SyncEntry{}, err
 	}
 	clean := false
 	return contracts.SyncEntry{OK: true, Connection: c.Ref(), TreeRoot: snap.TreeRoot, Dirty: &clean,
 		Repository: &contracts.RepositoryState{Repository: snap.Repository, Subtree: c.Source.Path, Branch: snap.Branch,
 			Commit: snap.Commit, Snapshot: snap.Path, Cache: snap.Cache}}, nil
-}
-
-// verifyFetched validates fetched content with the tree verifier (S8).
-func verifyFetched(root string) error {
-	if !tree.IsTreeRoot(root) {
-		return contracts.Errorf(contracts.CodeNotATree, "the fetched subtree %s has no NODE.md", root).WithDetails(map[string]any{"root": root})
-	}
-	if rep := tree.Verify(root); !rep.OK() {
-		return contracts.Errorf(contracts.CodeTreeInvalid, "the fetched tree does not verify (%s)", countFindings(len(rep.Findings))).
-			WithDetails(map[string]any{"root": root, "findings": rep.Findings})
-	}
-	return nil
 }
 
 // resolvedDirectory reports a directory source as sync does (S7, S10).

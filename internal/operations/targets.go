@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
@@ -67,7 +65,7 @@ func connTarget(ctx context.Context, env Env, c sources.Connection) (treeTarget,
 		root, err := tree.OpenRoot(snap.TreeRoot)
 		return treeTarget{Root: root, Conn: &c, Snapshot: snap}, err
 	}
-	root, err := tree.OpenRoot(c.Dir)
+	root, err := sources.OpenDirectoryRoot(c.Dir)
 	if err != nil {
 		return treeTarget{Root: c.Dir, Conn: &c}, err
 	}
@@ -104,13 +102,11 @@ func chooseOne(conns []sources.Connection) error {
 		WithDetails(map[string]any{"matches": exact})
 }
 
-// within reports whether dir is root or below it (both real paths).
+// within reports whether dir, once resolved, is root (a real path) or
+// below it.
 func within(dir, root string) bool {
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	rel, err := filepath.Rel(root, dir)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	_, ok := tree.Inside(root, tree.RealPath(dir))
+	return ok
 }
 
 // openTree opens a directory the user named as a tree root.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // Connection is a declared source with its logical identity (S6) and its
@@ -17,8 +18,10 @@ type Connection struct {
 	Identity string
 	Short    string
 	Exact    string
-	// Dir is a directory source's absolute real path (lexical when the
-	// directory does not exist).
+	// Dir is a directory source's absolute path: real, except that a
+	// symlink inside the project (or the root itself being one) is kept as
+	// declared and makes OpenDirectoryRoot refuse it; lexical where the
+	// directory does not exist.
 	Dir string
 }
 
@@ -49,14 +52,14 @@ func (p *Project) Connections() ([]Connection, error) {
 func NewConnection(projectRoot string, src contracts.Source) Connection {
 	c := Connection{Source: src}
 	if src.Kind == contracts.SourceDirectory {
-		dir := src.Path
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(projectRoot, filepath.FromSlash(dir))
-		}
-		c.Dir = realPath(dir)
-		c.Identity = "directory:" + c.Dir
-		c.Short = filepath.Base(c.Dir)
-		c.Exact = c.Dir
+		// Dir keeps a symlink inside the project as declared, so that
+		// opening it is refused (declared.go); the identity and selectors
+		// are the resolved path (S6) all the same.
+		c.Dir = declaredDir(projectRoot, src.Path)
+		real := tree.RealPath(c.Dir)
+		c.Identity = "directory:" + real
+		c.Short = filepath.Base(real)
+		c.Exact = real
 		return c
 	}
 	repo := strings.ToLower(src.Repository)
@@ -83,18 +86,4 @@ func GitSelector(repository, branch, subtree string) string {
 		}
 	}
 	return b.String()
-}
-
-// realPath resolves symlinks in p as far as the path exists, keeping the
-// missing remainder as written.
-func realPath(p string) string {
-	p = filepath.Clean(p)
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	parent := filepath.Dir(p)
-	if parent == p {
-		return p
-	}
-	return filepath.Join(realPath(parent), filepath.Base(p))
 }

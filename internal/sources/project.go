@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // Project is where a command runs: the project root, its configuration file
@@ -21,11 +22,9 @@ type Project struct {
 }
 
 // Discover finds the project for a command started in start (S5): the
-// nearest directory at or above start holding .context-tree.json, never
-// crossing the git checkout root (so a nested repository never reads its
-// parent's configuration); outside git the walk goes to the filesystem
-// root. Without a configuration the project root is the checkout root, or
-// start itself outside git.
+// nearest directory at or above start holding .context-tree.json, by the
+// rule of SearchDirs. Without a configuration the project root is the
+// checkout root, or start itself outside git.
 func Discover(ctx context.Context, g *git.Git, start string) (*Project, error) {
 	dir, err := filepath.EvalSymlinks(start)
 	if err != nil {
@@ -36,24 +35,18 @@ func Discover(ctx context.Context, g *git.Git, start string) (*Project, error) {
 		return nil, contracts.Errorf(contracts.CodeGit, "%v", err)
 	}
 	if top != "" {
-		if real, err := filepath.EvalSymlinks(top); err == nil {
-			top = real
-		}
+		top = tree.RealPath(top)
 	}
 	p := &Project{Checkout: top}
-	for d := dir; ; d = filepath.Dir(d) {
-		file := filepath.Join(d, contracts.ConfigFile)
+	for _, file := range ConfigCandidates(dir, top) {
 		if _, err := os.Lstat(file); err == nil {
-			p.Root, p.ConfigFile = d, file
+			p.Root, p.ConfigFile = filepath.Dir(file), file
 			if p.Config, err = LoadConfig(file); err != nil {
 				return nil, err
 			}
 			return p, nil
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return nil, contracts.Errorf(contracts.CodeIO, "cannot read %s: %v", file, unwrapPathError(err))
-		}
-		if d == top || d == filepath.Dir(d) {
-			break
 		}
 	}
 	p.Root = dir

@@ -26,10 +26,13 @@ func (r *DirectoryResolution) InGit() bool { return r.RepositoryRoot != "" }
 
 // ResolveDirectory resolves a directory source. No repository is required,
 // and working changes are reported, not refused. The directory itself must
-// exist and must not be a symlink. Git runs isolated from inherited
-// repository variables: the directory may belong to any repository.
+// exist and be reached without any symlink (OpenDirectoryRoot: a declared
+// root that is or lies below a symlink in the project is refused with
+// TREE_ROOT_SYMLINK, so no session is ever opened through one). Git runs
+// isolated from inherited repository variables: the directory may belong
+// to any repository.
 func ResolveDirectory(ctx context.Context, g *git.Git, dir string) (*DirectoryResolution, error) {
-	root, err := tree.OpenRoot(dir)
+	root, err := OpenDirectoryRoot(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -38,11 +41,9 @@ func ResolveDirectory(ctx context.Context, g *git.Git, dir string) (*DirectoryRe
 	if err != nil || top == "" {
 		return r, gitError(err)
 	}
-	if real, err := filepath.EvalSymlinks(top); err == nil {
-		top = real
-	}
-	sub, err := filepath.Rel(top, root)
-	if err != nil {
+	top = tree.RealPath(top)
+	sub, ok := tree.Inside(top, root)
+	if !ok {
 		return nil, contracts.Errorf(contracts.CodeInternal, "%s is not below its checkout %s", root, top)
 	}
 	r.RepositoryRoot, r.Subtree = top, filepath.ToSlash(sub)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // Select picks the connection a selector names (S6). Selectors are compared
@@ -60,9 +61,9 @@ func selectByDirectory(conns []Connection, arg, cwd string) (Connection, bool) {
 	if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 		return Connection{}, false
 	}
-	real := realPath(p)
+	real := tree.RealPath(p)
 	for _, c := range conns {
-		if c.Source.Kind == contracts.SourceDirectory && c.Dir == real {
+		if c.Source.Kind == contracts.SourceDirectory && (c.Dir == real || c.Exact == real) {
 			return c, true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // Snapshot is a detached checkout of one commit of a repository, with the
@@ -52,7 +53,7 @@ func (m *Managed) snapshotState(ctx context.Context, path, cache, commit string)
 	if err != nil {
 		return true, false
 	}
-	return true, realPath(st.Toplevel) == realPath(path) && st.Head == commit && realPath(st.CommonDir) == realPath(cache) && st.Clean
+	return true, tree.RealPath(st.Toplevel) == tree.RealPath(path) && st.Head == commit && tree.RealPath(st.CommonDir) == tree.RealPath(cache) && st.Clean
 }
 
 // ensureSnapshot returns the snapshot of commit, building it when missing

@@ -14,9 +14,9 @@ import (
 
 // FindTreeRoot returns the tree root for a command run in start with no
 // tree named: the nearest directory at or above start whose NODE.md declares
-// schemaVersion, never crossing the git checkout root. If there is none but
-// start itself has a NODE.md, start is the root (verification then says what
-// is wrong with it).
+// schemaVersion, searched as SearchDirs says. If there is none but start
+// itself has a NODE.md, start is the root (verification then says what is
+// wrong with it).
 func FindTreeRoot(ctx context.Context, g *git.Git, start string) (string, error) {
 	dir, err := filepath.EvalSymlinks(start)
 	if err != nil {
@@ -26,12 +26,12 @@ func FindTreeRoot(ctx context.Context, g *git.Git, start string) (string, error)
 	if err != nil {
 		return "", contracts.Errorf(contracts.CodeGit, "%v", err)
 	}
-	for d := dir; ; d = filepath.Dir(d) {
+	if top != "" {
+		top = tree.RealPath(top)
+	}
+	for _, d := range SearchDirs(dir, top) {
 		if declaresRoot(filepath.Join(d, tree.NodeFile)) {
 			return tree.OpenRoot(d)
-		}
-		if d == top || d == filepath.Dir(d) {
-			break
 		}
 	}
 	if tree.IsTreeRoot(dir) {

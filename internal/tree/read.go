@@ -85,8 +85,8 @@ func readErr(code contracts.ErrorCode, node, why string) error {
 func cleanNodePath(root, node string) (string, error) {
 	p := node
 	if filepath.IsAbs(p) {
-		r, err := filepath.Rel(root, p)
-		if err != nil || r == ".." || strings.HasPrefix(r, "../") {
+		r, ok := Inside(root, p)
+		if !ok {
 			return "", readErr(contracts.CodeReadPathEscape, node, "is outside the tree "+root)
 		}
 		p = filepath.ToSlash(r)

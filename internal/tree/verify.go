@@ -4,13 +4,10 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path"
 	"runtime"
 	"slices"
 	"sync"
-	"syscall"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -141,32 +138,6 @@ func (w *walker) checkSoftLink(rel string, sl SoftLink) (contracts.Finding, bool
 		f.Code, f.Message = contracts.FindingSoftLinkBroken, fmt.Sprintf("soft link target %s is not a document or indexed directory of the tree", p)
 	}
 	return f, true
-}
-
-// readRegular reads a regular file without following a final symlink and
-// with a size cap, so a file swapped for a symlink or FIFO mid-walk cannot
-// redirect or block the read.
-func readRegular(name string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("larger than %d bytes", limit)
-	}
-	return data, nil
 }
 
 // sortFindings orders findings by path, line, code and target, dropping

@@ -353,38 +353,33 @@ func TestVerifyUnreadable(t *testing.T) {
 }
 
 // A tree nested deeper than the OS can name (PATH_MAX) terminates with
-// findings rather than a crash. Each level is created relative to its
-// parent's descriptor, since its full path is too long for the OS. (500
-// levels of 10 bytes: deeper trees only cost test time on slow file systems.)
+// findings rather than a crash. Each level is created through an os.Root
+// on its parent (so relative to the parent's descriptor on every Unix),
+// since its full path is too long for the OS. (500 levels of 10 bytes:
+// deeper trees only cost test time on slow file systems.)
 func TestVerifyDeepNesting(t *testing.T) {
 	root := writeTree(t, map[string]string{"NODE.md": rootNode})
 	const depth = 500
-	fd, err := syscall.Open(root, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+	dir, err := os.OpenRoot(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	content := []byte(doc("D", "[up](../x.md)\n"))
 	for range depth {
-		if err := syscall.Mkdirat(fd, "deepdir_x", 0o755); err != nil {
+		if err := dir.Mkdir("deepdir_x", 0o755); err != nil {
 			t.Fatal(err)
 		}
-		next, err := syscall.Openat(fd, "deepdir_x", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
-		syscall.Close(fd)
+		next, err := dir.OpenRoot("deepdir_x")
+		dir.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
-		fd = next
-		f, err := syscall.Openat(fd, NodeFile, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = syscall.Write(f, content)
-		syscall.Close(f)
-		if err != nil {
+		dir = next
+		if err := dir.WriteFile(NodeFile, content, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	syscall.Close(fd)
+	dir.Close()
 	r := Verify(root)
 	if len(r.Findings) == 0 {
 		t.Fatal("no findings for a tree deeper than PATH_MAX")

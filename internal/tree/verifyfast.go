@@ -513,11 +513,12 @@ type tooLargeError struct{ size int64 }
 
 func (e *tooLargeError) Error() string { return fmt.Sprintf("document is %d bytes", e.size) }
 
-// readDocumentInto reads a regular file the way readRegular does (no final
-// symlink followed, nothing but a regular file, at most limit bytes) into
-// *buf, which it grows and reuses, with as few system calls as it can: open,
-// fstat, read, close. A file over limit is a *tooLargeError, even when it
-// cannot be opened.
+// readDocumentInto reads a regular file into *buf, which it grows and
+// reuses, with as few system calls as it can: open, fstat, read, close. It
+// follows no final symlink, reads nothing but a regular file and at most
+// limit bytes, so a file swapped for a symlink or FIFO mid-walk cannot
+// redirect or block the read. A file over limit is a *tooLargeError, even
+// when it cannot be opened.
 func readDocumentInto(buf *[]byte, name string, limit int64) ([]byte, error) {
 	fd, err := openNoFollow(name)
 	if err != nil {

@@ -2,21 +2,44 @@ package git
 
 import (
 	"context"
-	"fmt"
+	"os"
 	"strings"
 )
 
 // Toplevel returns the work tree root of the checkout containing dir, or ""
-// when dir is not inside a work tree.
+// when dir is not inside a work tree. The answer is remembered for the
+// life of g (one command): git runs once per directory and environment.
 func (g *Git) Toplevel(ctx context.Context, scope Scope, dir string) (string, error) {
+	key := toplevelKey{scope: scope, dir: dir}
+	if !hasGitVars(os.Environ()) {
+		key.scope = Invoking // nothing to scrub: both scopes see the same
+	}
+	g.toplevelsMu.Lock()
+	top, ok := g.toplevels[key]
+	g.toplevelsMu.Unlock()
+	if ok {
+		return top, nil
+	}
 	out, err := g.Run(ctx, scope, dir, "rev-parse", "--path-format=absolute", "--show-toplevel")
 	if err != nil {
-		if ExitCode(err) == 128 {
-			return "", nil // not a repository, or a bare one
+		if ExitCode(err) != 128 {
+			return "", err
 		}
-		return "", err
+		out = nil // not a repository, or a bare one
 	}
-	return strings.TrimSuffix(string(out), "\n"), nil
+	top = strings.TrimSuffix(string(out), "\n")
+	g.toplevelsMu.Lock()
+	if g.toplevels == nil {
+		g.toplevels = map[toplevelKey]string{}
+	}
+	g.toplevels[key] = top
+	g.toplevelsMu.Unlock()
+	return top, nil
+}
+
+type toplevelKey struct {
+	scope Scope
+	dir   string
 }
 
 // Head returns the commit HEAD points at, or "" on an unborn branch.
@@ -52,26 +75,4 @@ func (g *Git) Branch(ctx context.Context, scope Scope, dir string) (branch strin
 		return "", false, err
 	}
 	return strings.TrimPrefix(strings.TrimSuffix(string(out), "\n"), "refs/heads/"), false, nil
-}
-
-// HooksDir returns the absolute directory git runs hooks from for the
-// repository at dir (core.hooksPath, or the common dir's hooks/, as
-// `git rev-parse --git-path hooks` resolves it), and the common dir.
-func (g *Git) HooksDir(ctx context.Context, dir string) (hooks, commonDir string, err error) {
-	// The one command that must see the user's core.hooksPath: every other
-	// runs with hooks off (see hardening).
-	args := []string{"rev-parse", "--path-format=absolute", "--git-path", "hooks", "--git-common-dir"}
-	cmd, err := g.commandWith(ctx, Invoking, dir, hardening[2:], args)
-	if err != nil {
-		return "", "", err
-	}
-	out, err := runCmd(cmd, args)
-	if err != nil {
-		return "", "", err
-	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 2 {
-		return "", "", fmt.Errorf("git rev-parse --git-path hooks: unexpected output %q", out)
-	}
-	return lines[0], lines[1], nil
 }

@@ -23,6 +23,12 @@ type Git struct {
 	localVarsOnce sync.Once
 	localVars     []string
 	localVarsErr  error
+
+	// toplevels remembers Toplevel's answers: a command asks the same
+	// question of the same directory from several places (discovery, the
+	// tree root search, directory resolution).
+	toplevelsMu sync.Mutex
+	toplevels   map[toplevelKey]string
 }
 
 // New returns a Git that runs "git" from PATH.
@@ -124,7 +130,7 @@ func (g *Git) commandWith(ctx context.Context, scope Scope, dir string, opts, ar
 // git itself lists (GIT_DIR, GIT_INDEX_FILE, GIT_WORK_TREE, …).
 func (g *Git) env(ctx context.Context, scope Scope) ([]string, error) {
 	env := os.Environ()
-	if scope == Isolated {
+	if scope == Isolated && hasGitVars(env) {
 		vars, err := g.repositoryVars(ctx)
 		if err != nil {
 			return nil, err
@@ -146,6 +152,39 @@ func (g *Git) env(ctx context.Context, scope Scope) ([]string, error) {
 	// commit or tree look different to the tool than its bytes say, in any
 	// repository (S13: finish trusts only objects it can name by id).
 	return append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_NO_REPLACE_OBJECTS=1", "GIT_GRAFT_FILE="+os.DevNull), nil
+}
+
+// hasGitVars reports whether a GIT_* variable is set that may be local to
+// a repository: every variable git lists as local is a GIT_* one, so
+// without any (variables that only configure git for the user, as
+// GIT_SSL_CAINFO or GIT_AUTHOR_NAME, do not count), Isolated has nothing
+// to scrub and git need not be asked which they are.
+func hasGitVars(env []string) bool {
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if len(name) > 4 && strings.EqualFold(name[:4], "GIT_") && !userVar(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// userVar reports a variable that configures git for the user or the
+// process, never naming a repository or its parts.
+func userVar(name string) bool {
+	for _, prefix := range []string{"GIT_SSL_", "GIT_SSH", "GIT_AUTHOR_", "GIT_COMMITTER_", "GIT_TRACE", "GIT_HTTP_", "GIT_PROXY_"} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	switch name {
+	case "GIT_TERMINAL_PROMPT", "GIT_ASKPASS", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
+		"GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CEILING_DIRECTORIES",
+		"GIT_EXEC_PATH", "GIT_CURL_VERBOSE", "GIT_MERGE_VERBOSITY", "GIT_FLUSH", "GIT_OPTIONAL_LOCKS",
+		"GIT_TEMPLATE_DIR", "GIT_ALLOW_PROTOCOL", "GIT_PROTOCOL_FROM_USER", "GIT_DEFAULT_HASH":
+		return true
+	}
+	return false
 }
 
 // repositoryVars asks git which environment variables are local to a

@@ -1,15 +1,11 @@
 package git
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"os/exec"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -41,103 +37,33 @@ func (g *Git) IndexEntries(ctx context.Context, dir string, prefixes ...string) 
 	if err != nil {
 		return nil, err
 	}
-	var entries []IndexEntry
-	for _, rec := range bytes.Split(out, []byte{0}) {
+	return parseStage(out), nil
+}
+
+// parseStage reads `ls-files --stage -z` records, "<mode> <id> <stage>\t<path>",
+// keeping stage 0 (conflicted entries have no single content).
+func parseStage(out []byte) []IndexEntry {
+	entries := make([]IndexEntry, 0, bytes.Count(out, []byte{0}))
+	var mode string // the last mode seen: nearly every entry has the same
+	for len(out) > 0 {
+		rec := out
+		if i := bytes.IndexByte(out, 0); i >= 0 {
+			rec, out = out[:i], out[i+1:]
+		} else {
+			out = nil
+		}
 		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
-		if !ok {
+		m, rest, ok1 := bytes.Cut(meta, []byte{' '})
+		id, stage, ok2 := bytes.Cut(rest, []byte{' '})
+		if !ok || !ok1 || !ok2 || string(stage) != "0" {
 			continue
 		}
-		f := strings.Fields(string(meta))
-		if len(f) != 3 || f[2] != "0" {
-			continue // conflicted entries have no single content
+		if string(m) != mode {
+			mode = string(m)
 		}
-		entries = append(entries, IndexEntry{Mode: f[0], ID: f[1], Path: string(path)})
+		entries = append(entries, IndexEntry{Mode: mode, ID: string(id), Path: string(path)})
 	}
-	return entries, nil
-}
-
-// StagedPaths lists the paths whose index entry differs from HEAD (every
-// path when there is no HEAD yet), in the invoking repository.
-func (g *Git) StagedPaths(ctx context.Context, dir string) ([]string, error) {
-	// Without a commit, git diff --cached shows every staged path.
-	out, err := g.Run(ctx, Invoking, dir, "diff", "--cached", "--name-only", "-z", "--no-renames", "--")
-	if err != nil {
-		return nil, err
-	}
-	return splitNUL(out), nil
-}
-
-// ReadBlobs reads blobs by id through one `git cat-file --batch` process in
-// the invoking repository, calling fn for each in order. Missing objects
-// are an error.
-func (g *Git) ReadBlobs(ctx context.Context, dir string, ids []string, fn func(id string, data []byte) error) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	cmd, err := g.command(ctx, Invoking, dir, "cat-file", "--batch")
-	if err != nil {
-		return err
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("run git cat-file: %w", err)
-	}
-	go func() {
-		w := bufio.NewWriter(stdin)
-		for _, id := range ids {
-			w.WriteString(id + "\n")
-		}
-		w.Flush()
-		stdin.Close()
-	}()
-	r := bufio.NewReaderSize(stdout, 1<<16)
-	readErr := readBatch(r, ids, fn)
-	if readErr != nil {
-		cmd.Process.Kill()
-	}
-	waitErr := cmd.Wait()
-	if readErr != nil {
-		return readErr
-	}
-	if waitErr != nil {
-		return fmt.Errorf("git cat-file --batch: %v: %s", waitErr, strings.TrimSpace(stderr.String()))
-	}
-	return nil
-}
-
-// readBatch parses `<id> <type> <size>\n<content>\n` records.
-func readBatch(r *bufio.Reader, ids []string, fn func(id string, data []byte) error) error {
-	for _, id := range ids {
-		header, err := r.ReadString('\n')
-		if err != nil {
-			return fmt.Errorf("git cat-file --batch: %w", err)
-		}
-		f := strings.Fields(header)
-		if len(f) != 3 {
-			return fmt.Errorf("git cat-file --batch: object %s: %s", id, strings.TrimSpace(header))
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil {
-			return fmt.Errorf("git cat-file --batch: bad size in %q", header)
-		}
-		data := make([]byte, size+1)
-		if _, err := io.ReadFull(r, data); err != nil {
-			return fmt.Errorf("git cat-file --batch: %w", err)
-		}
-		if err := fn(f[0], data[:size]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return entries
 }
 
 // IndexLocation is where the invoking repository keeps what a commit is
@@ -274,126 +200,4 @@ func (g *Git) StagedChanges(ctx context.Context, dir string, intentToAdd bool, p
 		return nil, err
 	}
 	return splitNUL(out), nil
-}
-
-// Batch is one `git cat-file --batch` process of the invoking repository,
-// answering object requests in order.
-type Batch struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	r      *bufio.Reader
-	stderr bytes.Buffer
-	err    error
-}
-
-// OpenBatch starts `git cat-file --batch` in dir, in the invoking
-// repository's environment. Close it.
-func (g *Git) OpenBatch(ctx context.Context, dir string) (*Batch, error) {
-	cmd, err := g.command(ctx, Invoking, dir, "cat-file", "--batch")
-	if err != nil {
-		return nil, err
-	}
-	return startBatch(cmd)
-}
-
-// OpenRepoBatch starts `git cat-file --batch` against the repository whose
-// git directory is gitDir, isolated like InRepo. Close it.
-func (g *Git) OpenRepoBatch(ctx context.Context, gitDir string) (*Batch, error) {
-	cmd, err := g.command(ctx, Isolated, gitDir, "--git-dir="+gitDir, "cat-file", "--batch")
-	if err != nil {
-		return nil, err
-	}
-	return startBatch(cmd)
-}
-
-func startBatch(cmd *exec.Cmd) (*Batch, error) {
-	b := &Batch{cmd: cmd}
-	var err error
-	b.cmd.Stderr = &b.stderr
-	if b.stdin, err = b.cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	stdout, err := b.cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := b.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("run git cat-file: %w", err)
-	}
-	b.r = bufio.NewReaderSize(stdout, 1<<16)
-	return b, nil
-}
-
-// Objects requests objects by name (an id, or a revision expression such
-// as HEAD:path; never holding a newline) and calls fn with each one's id
-// and content in order; id is "" for a name that names no object.
-func (b *Batch) Objects(names []string, fn func(i int, id string, data []byte) error) error {
-	if b.err != nil {
-		return b.err
-	}
-	done := make(chan error, 1)
-	go func() {
-		w := bufio.NewWriter(b.stdin)
-		for _, n := range names {
-			w.WriteString(n)
-			w.WriteByte('\n')
-		}
-		done <- w.Flush()
-	}()
-	var err error
-	for i := range names {
-		var header string
-		if header, err = b.r.ReadString('\n'); err != nil {
-			break
-		}
-		if header == names[i]+" missing\n" || header == names[i]+" ambiguous\n" {
-			if err = fn(i, "", nil); err != nil {
-				break
-			}
-			continue
-		}
-		f := strings.Fields(header)
-		var size int
-		if len(f) != 3 {
-			err = fmt.Errorf("object %s: %s", names[i], strings.TrimSpace(header))
-			break
-		}
-		if size, err = strconv.Atoi(f[2]); err != nil {
-			break
-		}
-		data := make([]byte, size+1)
-		if _, err = io.ReadFull(b.r, data); err != nil {
-			break
-		}
-		if err = fn(i, f[0], data[:size]); err != nil {
-			break
-		}
-	}
-	if err != nil {
-		b.err = fmt.Errorf("git cat-file --batch: %w%s", err, b.stderrNote())
-		b.cmd.Process.Kill()
-		return b.err
-	}
-	if werr := <-done; werr != nil {
-		b.err = fmt.Errorf("git cat-file --batch: %w%s", werr, b.stderrNote())
-		return b.err
-	}
-	return nil
-}
-
-func (b *Batch) stderrNote() string {
-	if s := strings.TrimSpace(b.stderr.String()); s != "" {
-		return ": " + s
-	}
-	return ""
-}
-
-// Close ends the process.
-func (b *Batch) Close() error {
-	b.stdin.Close()
-	err := b.cmd.Wait()
-	if b.err == nil && err != nil {
-		return fmt.Errorf("git cat-file --batch: %v%s", err, b.stderrNote())
-	}
-	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -266,6 +265,3 @@ func (s *Scheduler) FilesOf(name string) []string {
 	}
 	return out
 }
-
-// String describes the scheduler for messages.
-func (s *Scheduler) String() string { return fmt.Sprintf("%s (%s)", s.Kind, s.Dir) }

@@ -1,0 +1,35 @@
+package contracts
+
+import "testing"
+
+func TestReportExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    Report
+		want int
+	}{
+		{"verify ok", &VerifyReport{OK: true}, ExitOK},
+		{"verify findings", &VerifyReport{OK: false}, ExitFailed},
+		{"resolve ok", &ResolveResult{Resolutions: []Resolution{{OK: true}}}, ExitOK},
+		{"resolve one failed", &ResolveResult{Resolutions: []Resolution{{OK: true}, {OK: false}}}, ExitFailed},
+		{"resolve none", &ResolveResult{}, ExitOK},
+		{"sync ok", &SyncResult{Connections: []SyncEntry{{OK: true}}}, ExitOK},
+		{"sync one failed", &SyncResult{Connections: []SyncEntry{{OK: false}, {OK: true}}}, ExitFailed},
+		{"hooks status effective", &HooksResult{Action: HookStatus, Effective: true}, ExitOK},
+		{"hooks status not effective", &HooksResult{Action: HookStatus}, ExitFailed},
+		{"hooks install delegated", &HooksResult{Action: HookDelegated}, ExitOK},
+		{"hooks uninstall", &HooksResult{Action: HookRemoved}, ExitOK},
+		{"skills current", &SkillsListResult{Locations: []SkillsLocation{{Skills: []InstalledSkill{{Status: SkillCurrent}, {Status: SkillUnknown}}}}}, ExitOK},
+		{"skills stale", &SkillsListResult{Locations: []SkillsLocation{{}, {Skills: []InstalledSkill{{Status: SkillStale}}}}}, ExitFailed},
+		{"cleanup published", &CleanupRunResult{Run: &RunRecord{Outcome: OutcomePublished}}, ExitOK},
+		{"cleanup noop", &CleanupRunResult{Run: &RunRecord{Outcome: OutcomeNoop}}, ExitOK},
+		{"cleanup running", &CleanupRunResult{Run: &RunRecord{Outcome: OutcomeRunning}}, ExitRefused},
+		{"cleanup rejected", &CleanupRunResult{Run: &RunRecord{Outcome: OutcomeRejected}}, ExitFailed},
+		{"cleanup interrupted", &CleanupRunResult{Run: &RunRecord{Outcome: OutcomeInterrupted}}, ExitFailed},
+		{"cleanup no record", &CleanupRunResult{}, ExitFatal},
+	} {
+		if got := tc.r.ExitCode(); got != tc.want {
+			t.Errorf("%s: exit code %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package git
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// HooksDir returns the absolute directory git runs hooks from for the
+// repository at dir (core.hooksPath, or the common dir's hooks/, as
+// `git rev-parse --git-path hooks` resolves it), and the common dir.
+//
+// This one question is asked without the hardening's core.hooksPath
+// override (git.go), which would answer it with the null device: it is
+// where `hooks install` puts the shim and `hooks status` looks for it. The
+// command is rev-parse, which runs no hook.
+func (g *Git) HooksDir(ctx context.Context, dir string) (hooks, commonDir string, err error) {
+	args := []string{"rev-parse", "--path-format=absolute", "--git-path", "hooks", "--git-common-dir"}
+	cmd, err := g.commandWith(ctx, Invoking, dir, hardening[2:], args)
+	if err != nil {
+		return "", "", err
+	}
+	out, err := runCmd(cmd, args)
+	if err != nil {
+		return "", "", err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 2 {
+		return "", "", fmt.Errorf("git rev-parse --git-path hooks: unexpected output %q", out)
+	}
+	return lines[0], lines[1], nil
+}

@@ -1,0 +1,152 @@
+package test
+
+// In-process runs of the product. The script commands git-context-tree and
+// exitcode call cli.Main inside the test process, as cmd/git-context-tree
+// does, with the script's working directory and environment: no fork and
+// exec of the test binary (and of a wrapper checking its exit code) per
+// command, and the contract schemas compiled once.
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// inProcess serialises in-process runs. The product takes its working
+// directory and environment from the process (os.Getwd, os.Getenv, and
+// os.Environ for git and agents), so a run owns both while it lasts.
+// Nothing else in the test process reads them while scripts run: testscript
+// gives every exec its directory and environment explicitly.
+var inProcess sync.Mutex
+
+// cmdProduct: `git-context-tree <args>` runs the product in-process and
+// expects exit 0; `! git-context-tree <args>` expects a non-zero exit.
+func cmdProduct(ts *testscript.TestScript, neg bool, args []string) {
+	switch code := runInProcess(ts, args); {
+	case neg && code == 0:
+		ts.Fatalf("git-context-tree: unexpected exit 0")
+	case !neg && code != 0:
+		ts.Fatalf("git-context-tree: exit %d", code)
+	}
+}
+
+// cmdExitcode: `exitcode N git-context-tree <args>` runs the product
+// in-process and expects exit code N. `exitcode N <prog> <args>` runs any
+// other program, as exec does, and expects exit code N.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "exitcode")
+	if len(args) < 2 {
+		ts.Fatalf("usage: exitcode N prog [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: bad exit code %q", args[0])
+	}
+	var got int
+	if args[1] == "git-context-tree" {
+		got = runInProcess(ts, args[2:])
+	} else {
+		got, err = exitCodeOf(ts.Exec(args[1], args[2:]...))
+		ts.Check(err)
+	}
+	if got != want {
+		ts.Fatalf("exitcode: %s: expected exit code %d, got %d", args[1], want, got)
+	}
+}
+
+// runInProcess runs the product with the script's directory and
+// environment; its output becomes the script's stdout and stderr. A --json
+// run that breaks its contract fails the script.
+func runInProcess(ts *testscript.TestScript, args []string) int {
+	if scriptField(ts, "stdin") != "" {
+		ts.Fatalf("git-context-tree runs in-process without stdin: use exec git-context-tree after stdin")
+	}
+	env := append(scriptEnv(ts), "PWD="+ts.MkAbs("."))
+	var stdout, stderr bytes.Buffer
+	code, err := func() (int, error) {
+		inProcess.Lock()
+		defer inProcess.Unlock()
+		restore, err := enter(ts.MkAbs("."), env)
+		if err != nil {
+			return -1, err
+		}
+		defer restore()
+		code, err := runProduct(args, strings.NewReader(""), &stdout, &stderr)
+		if err != nil {
+			err = fmt.Errorf("--json output: %w", err)
+		}
+		return code, err
+	}()
+	ts.Stdout().Write(stdout.Bytes())
+	ts.Stderr().Write(stderr.Bytes())
+	if code != 0 {
+		ts.Logf("[exit status %d]", code)
+	}
+	if err != nil {
+		ts.Fatalf("git-context-tree %s (exit %d): %v", strings.Join(args, " "), code, err)
+	}
+	return code
+}
+
+// enter makes dir the working directory and env the environment of the
+// process until restore is called.
+func enter(dir string, env []string) (restore func(), err error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("in-process run: %w", err)
+	}
+	saved := os.Environ()
+	if err := os.Chdir(dir); err != nil {
+		return nil, fmt.Errorf("in-process run: %w", err)
+	}
+	setEnviron(env)
+	return func() {
+		setEnviron(saved)
+		if err := os.Chdir(wd); err != nil {
+			panic(fmt.Sprintf("in-process run: cannot return to %s: %v", wd, err))
+		}
+	}, nil
+}
+
+// setEnviron replaces the process environment; later duplicates win, as
+// for exec.
+func setEnviron(env []string) {
+	os.Clearenv()
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			os.Setenv(k, v)
+		}
+	}
+}
+
+// scriptEnv is the environment testscript gives an exec: its own list,
+// changed by `env` lines. testscript keeps the list unexported and offers
+// only Getenv by name, so it is read, never written, by reflection
+// (go-internal is pinned in go.mod; a rename fails every script loudly).
+func scriptEnv(ts *testscript.TestScript) []string {
+	f := reflect.ValueOf(ts).Elem().FieldByName("env")
+	if f.Kind() != reflect.Slice || f.Type().Elem().Kind() != reflect.String {
+		ts.Fatalf("testscript.TestScript has no env []string field: update scriptEnv")
+	}
+	env := make([]string, f.Len())
+	for i := range env {
+		env[i] = f.Index(i).String()
+	}
+	return env
+}
+
+// scriptField reads an unexported string field of the script state (see
+// scriptEnv).
+func scriptField(ts *testscript.TestScript, name string) string {
+	f := reflect.ValueOf(ts).Elem().FieldByName(name)
+	if f.Kind() != reflect.String {
+		ts.Fatalf("testscript.TestScript has no %s string field: update scriptField", name)
+	}
+	return f.String()
+}

@@ -1,0 +1,81 @@
+package test
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// programs are the executables the scripts' PATH holds, each a copy of the
+// test binary that runs the function named by its os.Args[0]. git itself
+// needs git-context-tree as a program (hooks, `git context-tree`), and
+// background runs (`exec git-context-tree … &`) and kills need a process.
+var programs = map[string]func(){
+	"git-context-tree": gitContextTree,
+	"exitcode":         exitcode,
+}
+
+// TestMain is either one of programs or the test run. It does what
+// testscript.Main does, without registering the programs as script
+// commands: the script commands git-context-tree and exitcode run the
+// product in-process instead (see inprocess_test.go).
+func TestMain(m *testing.M) {
+	if run, ok := programs[filepath.Base(os.Args[0])]; ok {
+		run()
+		os.Exit(0)
+	}
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	bin, err := os.MkdirTemp("", "git-context-tree-test-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer os.RemoveAll(bin)
+	if err := installPrograms(bin); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	os.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	return m.Run()
+}
+
+// installPrograms links (or copies) the test binary into bin under each
+// program's name.
+func installPrograms(bin string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find the test binary: %w", err)
+	}
+	for name := range programs {
+		to := filepath.Join(bin, name)
+		if os.Link(exe, to) == nil {
+			continue
+		}
+		if err := copyFile(exe, to); err != nil {
+			return fmt.Errorf("install %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
