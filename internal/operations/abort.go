@@ -23,6 +23,7 @@ func Abort(ctx context.Context, env Env, id string) (*contracts.SessionResult, e
 		return nil, err
 	}
 	defer unlock()
+	clearStaleRefLocks(s)
 	notEmpty := func(why string) error {
 		return contracts.Errorf(contracts.CodeSessionNotEmpty, "session %s %s; nothing was removed (its worktree is %s)", s.ID, why, s.Worktree).
 			WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})

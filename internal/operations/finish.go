@@ -45,6 +45,7 @@ func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.Session
 		return nil, err
 	}
 	defer unlock()
+	clearStaleRefLocks(s)
 	if err := checkPinned(ctx, env, s); err != nil {
 		return nil, err
 	}
@@ -78,11 +79,16 @@ func commitSession(ctx context.Context, env Env, s *contracts.Session, req Finis
 	if err := checkWorktree(ctx, env, s, s.Base); err != nil {
 		return nil, err
 	}
-	branch, err := homeBranch(ctx, env, s)
-	if err != nil {
+	if err := checkNested(s); err != nil {
 		return nil, err
 	}
-	if err := checkNested(s); err != nil {
+	objects, err := env.Git.OpenRepoBatch(ctx, s.Repository.CommonDir)
+	if err != nil {
+		return nil, gitErr(err)
+	}
+	defer objects.Close()
+	branch, baseTree, err := resolveHome(objects, s)
+	if err != nil {
 		return nil, err
 	}
 	c, err := captureSession(ctx, env, s, req.IncludeIgnored)
@@ -90,7 +96,7 @@ func commitSession(ctx context.Context, env Env, s *contracts.Session, req Finis
 		return nil, err
 	}
 	defer c.discard()
-	if err := checkCapture(ctx, env, s, c, req.IncludeIgnored); err != nil {
+	if err := checkCapture(ctx, env, objects, s, c, req.IncludeIgnored); err != nil {
 		return nil, err
 	}
 	if branch != s.Base {
@@ -101,10 +107,6 @@ func commitSession(ctx context.Context, env Env, s *contracts.Session, req Finis
 			return nil, err
 		}
 	} else {
-		baseTree, err := env.Git.ResolveTree(ctx, s.Repository.CommonDir, s.Base)
-		if err != nil {
-			return nil, gitErr(err)
-		}
 		if c.tree == baseTree {
 			return sessionResult(s, contracts.ResultUnchanged), nil
 		}
@@ -121,14 +123,36 @@ func commitSession(ctx context.Context, env Env, s *contracts.Session, req Finis
 	if err := saveSession(env, s); err != nil {
 		return nil, err
 	}
-	if err := settleSessionRepo(ctx, env, s, c); err != nil {
+	if err := settleSessionRepo(ctx, env, s, c, s.Base); err != nil {
 		return nil, err
 	}
 	return sessionResult(s, contracts.ResultCommitted), nil
 }
 
+// resolveHome reads the session's branch and the base's tree in the home
+// repository through its object reader; a deleted branch makes the
+// session stale (its work stays in the worktree).
+func resolveHome(objects *git.Batch, s *contracts.Session) (branch, baseTree string, err error) {
+	ids := make([]string, 2)
+	err = objects.Objects([]string{homeRef(s), s.Base + "^{tree}"}, func(i int, id string, _ []byte) error {
+		ids[i] = id
+		return nil
+	})
+	if err != nil {
+		return "", "", gitErr(err)
+	}
+	if ids[0] == "" {
+		return "", "", branchDeleted(s)
+	}
+	if ids[1] == "" {
+		return "", "", contracts.Errorf(contracts.CodeSessionStale, "the base commit %.12s is missing from %s; the session's work is kept in %s",
+			s.Base, s.Repository.CommonDir, s.Worktree).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
+	}
+	return ids[0], ids[1], nil
+}
+
 // checkCapture applies every finish rule to a captured work tree.
-func checkCapture(ctx context.Context, env Env, s *contracts.Session, c *sessionCapture, includeIgnored bool) error {
+func checkCapture(ctx context.Context, env Env, objects *git.Batch, s *contracts.Session, c *sessionCapture, includeIgnored bool) error {
 	outside, err := checkBoundary(ctx, env, s, c.tree)
 	if err != nil {
 		return err
@@ -136,7 +160,7 @@ func checkCapture(ctx context.Context, env Env, s *contracts.Session, c *session
 	if err := checkIgnored(s, c, outside, includeIgnored); err != nil {
 		return err
 	}
-	return checkCapturedTree(ctx, env, s, c.tree)
+	return checkCapturedTree(ctx, env, objects, s, c.tree)
 }
 
 // adoptCommit accepts the home branch's commit left by an interrupted
@@ -163,11 +187,7 @@ func adoptCommit(ctx context.Context, env Env, s *contracts.Session, commit, cap
 // settleSessionRepo moves the session repository's branch to the commit
 // and gives it the committed index, so the session shows no pending
 // change; then it rechecks that the work tree is exactly the commit.
-func settleSessionRepo(ctx context.Context, env Env, s *contracts.Session, c *sessionCapture) error {
-	head, _, err := env.Git.HeadRef(ctx, sessionGitDir(s))
-	if err != nil {
-		return gitErr(err)
-	}
+func settleSessionRepo(ctx context.Context, env Env, s *contracts.Session, c *sessionCapture, head string) error {
 	if head == s.Base {
 		if err := env.Git.SetRef(ctx, sessionGitDir(s), "refs/heads/"+s.Branch, s.Commit, s.Base); err != nil {
 			return gitErr(err)
@@ -243,7 +263,7 @@ func checkCommittedSession(ctx context.Context, env Env, s *contracts.Session) e
 		return refuse(s, contracts.CodeSessionMoved, fmt.Sprintf("the session was already committed as %.12s and its work tree has newer changes that finish will not commit (open a new session for them)", s.Commit), paths)
 	}
 	if want == s.Base {
-		return settleSessionRepo(ctx, env, s, c)
+		return settleSessionRepo(ctx, env, s, c, s.Base)
 	}
 	return nil
 }
@@ -256,10 +276,14 @@ func homeBranch(ctx context.Context, env Env, s *contracts.Session) (string, err
 		return "", gitErr(err)
 	}
 	if commit == "" {
-		return "", contracts.Errorf(contracts.CodeSessionStale, "branch %s was deleted from %s; the session's work is kept in %s",
-			s.Branch, s.Repository.CommonDir, s.Worktree).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
+		return "", branchDeleted(s)
 	}
 	return commit, nil
+}
+
+func branchDeleted(s *contracts.Session) error {
+	return contracts.Errorf(contracts.CodeSessionStale, "branch %s was deleted from %s; the session's work is kept in %s",
+		s.Branch, s.Repository.CommonDir, s.Worktree).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
 }
 
 // homeRef is the session's branch in the home repository (the checkout's

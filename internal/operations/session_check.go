@@ -79,7 +79,7 @@ func checkWorktree(ctx context.Context, env Env, s *contracts.Session, wantHead 
 	if ref != "refs/heads/"+s.Branch || head != wantHead {
 		details["head"], details["branch"] = head, strings.TrimPrefix(ref, "refs/heads/")
 		where := "a detached HEAD"
-		if ref != "" {
+		if ref != "HEAD" {
 			where = strings.TrimPrefix(ref, "refs/heads/")
 		}
 		return contracts.Errorf(contracts.CodeSessionMoved,

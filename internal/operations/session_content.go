@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -190,7 +191,7 @@ func outsidePaths(ctx context.Context, env Env, s *contracts.Session, from, to, 
 // will be committed: no symlink and no nested repository anywhere in it
 // (hidden directories included), and the tree verifier's rules on the
 // committed blobs.
-func checkCapturedTree(ctx context.Context, env Env, s *contracts.Session, captured string) error {
+func checkCapturedTree(ctx context.Context, env Env, objects *git.Batch, s *contracts.Session, captured string) error {
 	rev := captured
 	if s.Subtree != "." {
 		rev = captured + ":" + s.Subtree
@@ -222,7 +223,7 @@ func checkCapturedTree(ctx context.Context, env Env, s *contracts.Session, captu
 	if len(gitlinks) > 0 {
 		return refuse(s, contracts.CodeNestedRepo, "the tree contains a nested git repository", gitlinks)
 	}
-	blobs, err := readBlobs(ctx, env, s.Repository.CommonDir, docs)
+	blobs, err := readBlobs(objects, docs)
 	if err != nil {
 		return err
 	}
@@ -239,23 +240,15 @@ func checkCapturedTree(ctx context.Context, env Env, s *contracts.Session, captu
 	return nil
 }
 
-// readBlobs reads documents' blobs from the home repository.
-func readBlobs(ctx context.Context, env Env, gitDir string, docs map[string]string) (map[string][]byte, error) {
+// readBlobs reads documents' blobs through the home repository's reader.
+func readBlobs(objects *git.Batch, docs map[string]string) (map[string][]byte, error) {
 	blobs := make(map[string][]byte, len(docs))
-	if len(docs) == 0 {
-		return blobs, nil
-	}
 	paths := make([]string, 0, len(docs))
 	ids := make([]string, 0, len(docs))
 	for p, id := range docs {
 		paths, ids = append(paths, p), append(ids, id)
 	}
-	b, err := env.Git.OpenRepoBatch(ctx, gitDir)
-	if err != nil {
-		return nil, gitErr(err)
-	}
-	defer b.Close()
-	err = b.Objects(ids, func(i int, id string, data []byte) error {
+	err := objects.Objects(ids, func(i int, id string, data []byte) error {
 		if id == "" {
 			return fmt.Errorf("blob %s of %s is missing", ids[i], paths[i])
 		}
@@ -350,4 +343,32 @@ func nestedGit(top string) string {
 		return nil
 	})
 	return found
+}
+
+// staleLockAge is how old a ref lock must be before it counts as left by a
+// killed process: git holds a ref lock for the milliseconds of one update.
+const staleLockAge = 2 * time.Second
+
+// clearStaleRefLocks removes the lock files of the session branch, in the
+// home and the session repository, that a finish or abort killed during a
+// ref update left behind. Only the tool writes these refs, under the
+// session lock the caller holds, so a lock there belongs to a killed run's
+// git; one younger than staleLockAge may still belong to that git, still
+// finishing, so it is waited for first.
+func clearStaleRefLocks(s *contracts.Session) {
+	for _, gitDir := range []string{s.Repository.CommonDir, sessionGitDir(s)} {
+		lock := filepath.Join(gitDir, "refs", "heads", filepath.FromSlash(s.Branch)+".lock")
+		for {
+			fi, err := os.Lstat(lock)
+			if err != nil {
+				break
+			}
+			if age := time.Since(fi.ModTime()); age < staleLockAge {
+				time.Sleep(min(staleLockAge-age, 200*time.Millisecond))
+				continue
+			}
+			os.Remove(lock)
+			break
+		}
+	}
 }

@@ -121,16 +121,19 @@ func (g *Git) WriteTree(ctx context.Context, w WorkTree) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
-// HeadRef returns HEAD's commit ("" when unborn) and the ref HEAD names
-// ("" when detached), of the repository whose git directory is gitDir.
+// HeadRef returns HEAD's commit and the ref HEAD names ("HEAD" when
+// detached), of the repository whose git directory is gitDir, in one
+// rev-parse. An unborn HEAD is an error.
 func (g *Git) HeadRef(ctx context.Context, gitDir string) (commit, ref string, err error) {
-	out, err := g.InRepo(ctx, gitDir, "symbolic-ref", "-q", "HEAD")
-	if err != nil && ExitCode(err) != 1 {
+	out, err := g.InRepo(ctx, gitDir, "rev-parse", "HEAD", "--symbolic-full-name", "HEAD")
+	if err != nil {
 		return "", "", err
 	}
-	ref = strings.TrimSpace(string(out))
-	commit, err = g.ResolveCommit(ctx, gitDir, "HEAD")
-	return commit, ref, err
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 2 {
+		return "", "", fmt.Errorf("git rev-parse HEAD: unexpected output %q", out)
+	}
+	return lines[0], lines[1], nil
 }
 
 // CommitTree creates a commit of tree with one parent, with the host
