@@ -1,0 +1,231 @@
+package operations
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
+)
+
+
+
+// checkBoundary refuses a captured tree that differs from the base tree
+// anywhere outside the subtree. It compares tree objects level by level
+// along the subtree's path: at each level every entry but the one leading
+// to the subtree must be the identical object.
+func checkBoundary(ctx context.Context, env Env, s *contracts.Session, captured string) (outside []string, err error) {
+	if s.Subtree == "." {
+		return nil, nil
+	}
+	from, to := s.Base+"^{tree}", captured
+	segs := strings.Split(s.Subtree, "/")
+	for i, seg := range segs {
+		changes, err := env.Git.DiffTrees(ctx, s.Repository.CommonDir, from, to, false)
+		if err != nil {
+			return nil, gitErr(err)
+		}
+		var next *git.TreeChange
+		for j := range changes {
+			if changes[j].Path == seg {
+				next = &changes[j]
+			}
+		}
+		if len(changes) > 1 || (len(changes) == 1 && next == nil) {
+			return outsidePaths(ctx, env, s, from, to, strings.Join(segs[:i], "/"), seg), nil
+		}
+		if next == nil {
+			return nil, nil // the subtree is untouched
+		}
+		switch next.NewMode {
+		case "040000":
+		case "160000":
+			return nil, refuse(s, contracts.CodeNestedRepo, "the tree contains a nested git repository", []string{s.Subtree})
+		default:
+			return nil, treeInvalid(s, []contracts.Finding{{Code: contracts.FindingRootMissing, Path: ".",
+				Message: "the tree's directory " + s.Subtree + " was deleted or replaced by a file"}})
+		}
+		from, to = next.OldID, next.NewID
+	}
+	return nil, nil
+}
+
+// outsidePaths names every changed file outside the subtree, below the
+// level where the boundary check found them (for the error message only).
+func outsidePaths(ctx context.Context, env Env, s *contracts.Session, from, to, prefix, seg string) []string {
+	changes, err := env.Git.DiffTrees(ctx, s.Repository.CommonDir, from, to, true)
+	var paths []string
+	for _, c := range changes {
+		if c.Path == seg || strings.HasPrefix(c.Path, seg+"/") {
+			continue
+		}
+		paths = append(paths, path.Join(prefix, c.Path))
+	}
+	if err != nil || len(paths) == 0 {
+		paths = []string{path.Join(prefix, "…")}
+	}
+	return paths
+}
+
+// checkCapturedTree verifies the subtree of a captured tree exactly as it
+// will be committed: no symlink and no nested repository anywhere in it
+// (hidden directories included), and the tree verifier's rules on the
+// committed blobs.
+func checkCapturedTree(ctx context.Context, env Env, objects *git.Batch, s *contracts.Session, captured string) error {
+	rev := captured
+	if s.Subtree != "." {
+		rev = captured + ":" + s.Subtree
+	}
+	listed, err := env.Git.LsTree(ctx, s.Repository.CommonDir, rev, true)
+	if err != nil {
+		return gitErr(err)
+	}
+	var entries []tree.IndexEntry
+	var gitlinks []string
+	var links []contracts.Finding
+	docs := map[string]string{} // path → blob id
+	for _, e := range listed {
+		switch e.Mode {
+		case "040000":
+			continue
+		case "160000":
+			gitlinks = append(gitlinks, joinSubtree(s.Subtree, e.Path))
+		case "120000":
+			links = append(links, contracts.Finding{Code: contracts.FindingSymlinkUnsupported, Path: e.Path,
+				Message: "symlinks are not supported in a tree, hidden directories included"})
+		}
+		te := tree.IndexEntry{Path: e.Path, Mode: e.Mode}
+		entries = append(entries, te)
+		if tree.WantsBlob(te) {
+			docs[e.Path] = e.ID
+		}
+	}
+	if len(gitlinks) > 0 {
+		return refuse(s, contracts.CodeNestedRepo, "the tree contains a nested git repository", gitlinks)
+	}
+	blobs, err := readBlobs(objects, docs)
+	if err != nil {
+		return err
+	}
+	rep := tree.VerifyIndex(entries, blobs)
+	findings := rep.Findings
+	for _, l := range links {
+		if !hasFinding(findings, l.Code, l.Path) {
+			findings = append(findings, l)
+		}
+	}
+	if len(findings) > 0 {
+		return treeInvalid(s, findings)
+	}
+	return nil
+}
+
+// readBlobs reads documents' blobs through the home repository's reader.
+func readBlobs(objects *git.Batch, docs map[string]string) (map[string][]byte, error) {
+	blobs := make(map[string][]byte, len(docs))
+	paths := make([]string, 0, len(docs))
+	ids := make([]string, 0, len(docs))
+	for p, id := range docs {
+		paths, ids = append(paths, p), append(ids, id)
+	}
+	err := objects.Objects(ids, func(i int, id string, data []byte) error {
+		if id == "" {
+			return fmt.Errorf("blob %s of %s is missing", ids[i], paths[i])
+		}
+		blobs[paths[i]] = data
+		return nil
+	})
+	if err != nil {
+		return nil, gitErr(err)
+	}
+	return blobs, nil
+}
+
+func hasFinding(fs []contracts.Finding, code contracts.FindingCode, p string) bool {
+	for _, f := range fs {
+		if f.Code == code && f.Path == p {
+			return true
+		}
+	}
+	return false
+}
+
+func treeInvalid(s *contracts.Session, findings []contracts.Finding) error {
+	e := contracts.Errorf(contracts.CodeTreeInvalid, "the session's tree does not verify (%s); fix them in %s and finish again",
+		countFindings(len(findings)), s.ContentRoot)
+	return e.WithDetails(map[string]any{"session": s.ID, "root": s.ContentRoot, "findings": findings})
+}
+
+func joinSubtree(subtree, rel string) string {
+	if subtree == "." {
+		return rel
+	}
+	return subtree + "/" + rel
+}
+
+// checkIgnored refuses changed paths outside the tree and ignored files:
+// outside the tree always (they are outside changes), inside it unless
+// they were staged on request.
+func checkIgnored(s *contracts.Session, c *sessionCapture, outside []string, included bool) error {
+	var inside []string
+	for _, p := range c.ignored {
+		if !inSubtree(p, s.Subtree) {
+			outside = append(outside, p)
+		} else if !included {
+			inside = append(inside, p)
+		}
+	}
+	if len(outside) > 0 {
+		return refuse(s, contracts.CodePathOutsideTree, "the session changed paths outside the tree "+s.Subtree, outside)
+	}
+	if len(inside) > 0 {
+		return refuse(s, contracts.CodeIgnoredContent,
+			"files matched by .gitignore would silently be left out of the commit; remove them or pass --include-ignored", inside)
+	}
+	return nil
+}
+
+// sessionGitDir is the session repository's own git directory.
+func sessionGitDir(s *contracts.Session) string { return filepath.Join(s.Worktree, ".git") }
+
+// checkNested refuses a .git entry anywhere in the session's work tree but
+// its own: git stages a nested repository as a gitlink (or fails on one
+// without commits) and never stages what lies in a .git directory, so its
+// content would silently be left out of the commit.
+func checkNested(s *contracts.Session) error {
+	p := nestedGit(s.Worktree)
+	if p == "" {
+		return nil
+	}
+	if !inSubtree(p, s.Subtree) {
+		return refuse(s, contracts.CodePathOutsideTree, "the session created a nested git repository outside the tree "+s.Subtree, []string{p})
+	}
+	return refuse(s, contracts.CodeNestedRepo, "the tree contains a nested git repository", []string{p})
+}
+
+// nestedGit returns the work-tree-relative directory ("dir/") holding the
+// first .git entry below top other than top's own, "" when there is none.
+func nestedGit(top string) string {
+	own := filepath.Join(top, ".git")
+	found := ""
+	filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable: capture or verification reports it
+		}
+		if p == own {
+			return filepath.SkipDir
+		}
+		if d.Name() == ".git" {
+			rel, _ := filepath.Rel(top, filepath.Dir(p))
+			found = filepath.ToSlash(rel) + "/"
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
