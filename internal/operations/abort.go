@@ -63,9 +63,6 @@ func Abort(ctx context.Context, env Env, id string) (*contracts.SessionResult, e
 			return nil, gitErr(err)
 		}
 	}
-	if p, err := privateIndex(env, s.ID); err == nil {
-		os.Remove(p)
-	}
 	if err := deleteSession(env, s.ID); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package operations
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -200,7 +201,6 @@ func settleSessionRepo(ctx context.Context, env Env, s *contracts.Session, c *se
 	if err != nil {
 		return gitErr(err)
 	}
-	c.keep(env, s)
 	if len(pending) > 0 {
 		return refuse(s, contracts.CodeSessionMoved, fmt.Sprintf("the work tree changed while finish committed %.12s; those changes are not in the commit", s.Commit), pending)
 	}
@@ -213,6 +213,29 @@ func installIndex(index, gitDir string) error {
 		return contracts.Errorf(contracts.CodeIO, "cannot update the session's index: %v", err)
 	}
 	return nil
+}
+
+// copyFile copies a file through a temporary file beside dst.
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(dst), filepath.Base(dst)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), dst)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // checkCommittedSession confirms a committed session is as finish left it:
@@ -262,10 +285,9 @@ func checkCommittedSession(ctx context.Context, env Env, s *contracts.Session) e
 		}
 		return refuse(s, contracts.CodeSessionMoved, fmt.Sprintf("the session was already committed as %.12s and its work tree has newer changes that finish will not commit (open a new session for them)", s.Commit), paths)
 	}
-	if want == s.Base {
-		return settleSessionRepo(ctx, env, s, c, s.Base)
-	}
-	return nil
+	// A finish killed while settling the session repository left its
+	// branch or its index behind: settling again is idempotent.
+	return settleSessionRepo(ctx, env, s, c, want)
 }
 
 // homeBranch resolves the session's branch in the home repository; a

@@ -58,9 +58,6 @@ func Prepare(ctx context.Context, env Env, selector string) (*contracts.SessionR
 		// Nothing was written in the worktree yet: undo it whole.
 		os.RemoveAll(s.Worktree)
 		env.Git.DeleteRef(ctx, s.Repository.CommonDir, homeRef(s), s.Base)
-		if idx, err := privateIndex(env, s.ID); err == nil {
-			os.Remove(idx)
-		}
 		return nil, err
 	}
 	s.Head = s.Base
@@ -70,8 +67,7 @@ func Prepare(ctx context.Context, env Env, selector string) (*contracts.SessionR
 // addSessionWorktree creates the session: its branch at the base in the
 // home repository (only the tool ever moves it), and the session
 // repository, a work tree with its own .git that borrows the home
-// repository's objects, checked out at the base. The index of that fresh
-// checkout becomes the session's private index, kept in the tool's state.
+// repository's objects, checked out at the base.
 func addSessionWorktree(ctx context.Context, env Env, s *contracts.Session) error {
 	home := s.Repository.CommonDir
 	format, err := env.Git.ObjectFormat(ctx, home)
@@ -98,38 +94,7 @@ func addSessionWorktree(ctx context.Context, env Env, s *contracts.Session) erro
 		undo()
 		return err
 	}
-	idx, err := privateIndex(env, s.ID)
-	if err == nil {
-		err = copyFile(filepath.Join(gitDir, "index"), idx)
-	}
-	if err != nil {
-		undo()
-		return err
-	}
 	return nil
-}
-
-// copyFile copies a file through a temporary file beside dst.
-func copyFile(src, dst string) error {
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(dst), filepath.Base(dst)+".*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), dst)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 // sessionConnection picks the declared source a session binds to.

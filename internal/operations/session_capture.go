@@ -18,19 +18,25 @@ import (
 type sessionCapture struct {
 	tree    string   // the work tree's content as a tree object
 	ignored []string // ignored untracked paths ("dir/" for a directory)
-	index   string   // the private index the tree was written from
+	index   string   // the capture's own index file
 	wt      git.WorkTree
 }
 
-// captureSession stages the whole session work tree into a fresh copy of
-// the session's private index and writes it as a tree. With
-// includeIgnored, ignored files inside the tree are staged too.
+// captureSession stages the whole session work tree into a new index of
+// the base tree and writes it as a tree. The index holds no file stamps,
+// so git hashes every file: an edit that kept a file's size and time
+// cannot pass for unchanged. With includeIgnored, ignored files inside the
+// tree are staged too.
 func captureSession(ctx context.Context, env Env, s *contracts.Session, includeIgnored bool) (*sessionCapture, error) {
-	idx, err := freshIndex(ctx, env, s)
+	idx, err := newCaptureIndex(env, s)
 	if err != nil {
 		return nil, err
 	}
 	c := &sessionCapture{index: idx, wt: git.WorkTree{GitDir: s.Repository.CommonDir, Dir: s.Worktree, Index: idx}}
+	if err := env.Git.ReadTree(ctx, c.wt, s.Base+"^{tree}"); err != nil {
+		c.discard()
+		return nil, gitErr(err)
+	}
 	if c.ignored, err = env.Git.IgnoredUntracked(ctx, c.wt); err != nil {
 		c.discard()
 		return nil, gitErr(err)
@@ -62,65 +68,30 @@ func (c *sessionCapture) discard() {
 	}
 }
 
-// keep makes the capture's index the session's private index, so the next
-// capture starts from its file stamps instead of hashing every file.
-func (c *sessionCapture) keep(env Env, s *contracts.Session) {
-	if p, err := privateIndex(env, s.ID); err == nil && os.Rename(c.index, p) == nil {
-		c.index = ""
-	}
-	c.discard()
-}
-
-// privateIndex is where the session's index lives: in the tool's state,
-// never in the session's .git, so no git command run in the session can
-// set flags (assume-unchanged, skip-worktree, intent-to-add) on it.
-func privateIndex(env Env, id string) (string, error) {
+// newCaptureIndex names a new index file in the tool's state, never in the
+// session's .git, so no git command run in the session can set flags
+// (assume-unchanged, skip-worktree, intent-to-add) on what finish stages.
+// Each capture has its own, so a capture killed half-way leaves no lock
+// on the next one's; files left by killed runs are removed (the session
+// lock is held: no other run of this session is alive).
+func newCaptureIndex(env Env, s *contracts.Session) (string, error) {
 	dir, err := env.Home.Dir("sessions")
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(dir, id+".index"), nil
-}
-
-// freshIndex copies the private index to a new file for one capture, so a
-// capture killed half-way never leaves a lock or a half-written index on
-// the one the next run needs. Copies left by killed runs are removed (the
-// session lock is held: no other run of this session is alive).
-func freshIndex(ctx context.Context, env Env, s *contracts.Session) (string, error) {
-	base, err := privateIndex(env, s.ID)
-	if err != nil {
-		return "", err
-	}
-	if old, _ := filepath.Glob(base + ".*"); len(old) > 0 {
+	prefix := filepath.Join(dir, s.ID+".index")
+	if old, _ := filepath.Glob(prefix + "*"); len(old) > 0 {
 		for _, p := range old {
 			os.Remove(p)
 		}
 	}
-	f, err := os.CreateTemp(filepath.Dir(base), filepath.Base(base)+".*")
+	f, err := os.CreateTemp(dir, s.ID+".index.*")
 	if err != nil {
 		return "", contracts.Errorf(contracts.CodeIO, "cannot create the session's index: %v", err)
 	}
-	tmp := f.Name()
-	data, rerr := os.ReadFile(base)
-	if rerr == nil {
-		_, err = f.Write(data)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return "", contracts.Errorf(contracts.CodeIO, "cannot copy the session's index: %v", err)
-	}
-	if rerr != nil {
-		// No private index (removed by hand): start from the base tree;
-		// git hashes every file once instead of trusting file stamps.
-		os.Remove(tmp)
-		w := git.WorkTree{GitDir: s.Repository.CommonDir, Dir: s.Worktree, Index: tmp}
-		if err := env.Git.ReadTree(ctx, w, s.Base+"^{tree}"); err != nil {
-			os.Remove(tmp)
-			return "", gitErr(err)
-		}
-	}
-	return tmp, nil
+	name := f.Name()
+	f.Close()
+	// git refuses an empty file as an index: read-tree creates it anew.
+	os.Remove(name)
+	return name, nil
 }

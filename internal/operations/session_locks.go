@@ -13,14 +13,19 @@ import (
 const staleLockAge = 2 * time.Second
 
 // clearStaleRefLocks removes the lock files of the session branch, in the
-// home and the session repository, that a finish or abort killed during a
+// home and the session repository, and of the session repository's HEAD, that a finish or abort killed during a
 // ref update left behind. Only the tool writes these refs, under the
 // session lock the caller holds, so a lock there belongs to a killed run's
 // git; one younger than staleLockAge may still belong to that git, still
 // finishing, so it is waited for first.
 func clearStaleRefLocks(s *contracts.Session) {
-	for _, gitDir := range []string{s.Repository.CommonDir, sessionGitDir(s)} {
-		lock := filepath.Join(gitDir, "refs", "heads", filepath.FromSlash(s.Branch)+".lock")
+	branch := filepath.FromSlash("refs/heads/" + s.Branch + ".lock")
+	for _, lock := range []string{
+		filepath.Join(s.Repository.CommonDir, branch),
+		filepath.Join(sessionGitDir(s), branch),
+		// Updating the branch HEAD names locks HEAD too (its reflog).
+		filepath.Join(sessionGitDir(s), "HEAD.lock"),
+	} {
 		for {
 			fi, err := os.Lstat(lock)
 			if err != nil {

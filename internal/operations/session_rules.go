@@ -13,8 +13,6 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
-
-
 // checkBoundary refuses a captured tree that differs from the base tree
 // anywhere outside the subtree. It compares tree objects level by level
 // along the subtree's path: at each level every entry but the one leading
