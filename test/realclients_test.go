@@ -303,14 +303,21 @@ func TestRealHookClients(t *testing.T) {
 			t.Fatalf("hooks install printed no pre-commit snippet:\n%s", snippet)
 		}
 		writeFile(t, filepath.Join(repo, ".pre-commit-config.yaml"), "repos:\n"+snippet)
-		if code, out := e.exitCode(repo, "git-context-tree", "hooks", "status"); code != 1 || !strings.Contains(out, "run `pre-commit install`") {
-			t.Errorf("status before pre-commit install: exit %d, want 1 naming `pre-commit install`:\n%s", code, out)
+		install := "pre-commit install --hook-type pre-commit --hook-type pre-merge-commit"
+		if code, out := e.exitCode(repo, "git-context-tree", "hooks", "status"); code != 1 || !strings.Contains(out, "run `"+install+"`") {
+			t.Errorf("status before pre-commit install: exit %d, want 1 naming `%s`:\n%s", code, install, out)
 		}
+		// The pre-commit hook type alone leaves merges unchecked.
 		e.must(repo, pc, "install")
+		if code, out := e.exitCode(repo, "git-context-tree", "hooks", "status"); code != 1 || !strings.Contains(out, "so merges are not checked") {
+			t.Errorf("status after a bare pre-commit install: exit %d, want 1 for merges:\n%s", code, out)
+		}
+		e.must(repo, pc, "install", "--hook-type", "pre-commit", "--hook-type", "pre-merge-commit")
 		if code, out := e.exitCode(repo, "git-context-tree", "hooks", "status"); code != 0 || !strings.Contains(out, "(pre-commit)") {
 			t.Errorf("status after pre-commit install: exit %d, want 0 through pre-commit:\n%s", code, out)
 		}
 		commitThroughClient(t, e, repo, regexp.MustCompile(`context-tree verify\.+Passed`))
+		mergeThroughClient(t, e, repo)
 	})
 
 	t.Run("pre-commit-hooks.yaml", func(t *testing.T) {
@@ -383,7 +390,71 @@ func TestRealHookClients(t *testing.T) {
 			t.Errorf("status after lefthook install: exit %d, want 0 through lefthook:\n%s", code, out)
 		}
 		commitThroughClient(t, e, repo, regexp.MustCompile(`(?m)^docs/ctx: \d+ documents? in 1 directory: ok$`))
+		mergeThroughClient(t, e, repo)
+		cherryPickThroughClient(t, e, repo)
 	})
+}
+
+// mergeThroughClient merges, in a repository whose hooks are the
+// client's, a branch that brings an invalid document (committed with
+// --no-verify): the client's pre-merge-commit hook rejects the merge with
+// our finding line and HEAD stays. A valid merge goes through.
+func mergeThroughClient(t *testing.T, e *clientEnv, repo string) {
+	t.Helper()
+	head := func() string { return strings.TrimSpace(e.must(repo, "git", "rev-parse", "HEAD")) }
+	e.must(repo, "git", "reset", "-q", "--hard")
+	e.must(repo, "git", "checkout", "-q", "-b", "invalid-branch")
+	writeFile(t, filepath.Join(repo, "docs/ctx/merged.md"), rcBad)
+	e.must(repo, "git", "add", "docs/ctx/merged.md")
+	e.must(repo, "git", "commit", "-q", "--no-verify", "-m", "invalid, unchecked")
+	e.must(repo, "git", "checkout", "-q", "-")
+	writeFile(t, filepath.Join(repo, "outside.txt"), "outside the tree\n")
+	e.must(repo, "git", "add", "outside.txt")
+	e.must(repo, "git", "commit", "-q", "-m", "main moves on")
+	before := head()
+	code, out := e.exitCode(repo, "git", "merge", "--no-edit", "invalid-branch")
+	finding := "docs/ctx/merged.md:1: TREE_TITLE_MISSING document has no title"
+	if code == 0 || !strings.Contains(out, finding) {
+		t.Errorf("merge of an invalid branch: exit %d, want non-zero with %q:\n%s", code, finding, out)
+	}
+	if head() != before {
+		t.Errorf("merge of an invalid branch: HEAD moved")
+	}
+	e.must(repo, "git", "merge", "--abort")
+	e.must(repo, "git", "checkout", "-q", "-b", "valid-branch", "HEAD~1")
+	writeFile(t, filepath.Join(repo, "docs/ctx/merged.md"), rcGood)
+	e.must(repo, "git", "add", "docs/ctx/merged.md")
+	e.must(repo, "git", "commit", "-q", "-m", "valid")
+	e.must(repo, "git", "checkout", "-q", "-")
+	e.must(repo, "git", "merge", "--no-edit", "valid-branch")
+	if head() == before {
+		t.Errorf("merge of a valid branch: HEAD did not move")
+	}
+}
+
+// cherryPickThroughClient cherry-picks an invalid commit: git runs no
+// pre-commit hook for it, the client's prepare-commit-msg rejects it.
+func cherryPickThroughClient(t *testing.T, e *clientEnv, repo string) {
+	t.Helper()
+	head := func() string { return strings.TrimSpace(e.must(repo, "git", "rev-parse", "HEAD")) }
+	e.must(repo, "git", "checkout", "-q", "-b", "pick-source")
+	writeFile(t, filepath.Join(repo, "docs/ctx/picked.md"), rcBad)
+	e.must(repo, "git", "add", "docs/ctx/picked.md")
+	e.must(repo, "git", "commit", "-q", "--no-verify", "-m", "invalid, to pick")
+	e.must(repo, "git", "checkout", "-q", "-")
+	writeFile(t, filepath.Join(repo, "outside2.txt"), "outside the tree\n")
+	e.must(repo, "git", "add", "outside2.txt")
+	e.must(repo, "git", "commit", "-q", "-m", "main moves on again")
+	before := head()
+	code, out := e.exitCode(repo, "git", "cherry-pick", "pick-source")
+	finding := "docs/ctx/picked.md:1: TREE_TITLE_MISSING document has no title"
+	if code == 0 || !strings.Contains(out, finding) {
+		t.Errorf("cherry-pick of an invalid commit: exit %d, want non-zero with %q:\n%s", code, finding, out)
+	}
+	if head() != before {
+		t.Errorf("cherry-pick of an invalid commit: HEAD moved")
+	}
+	e.must(repo, "git", "cherry-pick", "--abort")
 }
 
 // tryRepo runs `pre-commit try-repo <hookRepo> <id>` in a tree repository:
