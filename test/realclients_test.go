@@ -291,8 +291,11 @@ func commitThroughClient(t *testing.T, e *clientEnv, repo string, passed *regexp
 
 func TestRealHookClients(t *testing.T) {
 	product := buildProduct(t)
+	// The clients run side by side: each has its own HOME, repositories
+	// and caches.
 
 	t.Run("pre-commit", func(t *testing.T) {
+		t.Parallel()
 		pc := hookClient(t, "pre-commit", "GCT_PRE_COMMIT", "apt-get install -y pre-commit")
 		e := newClientEnv(t, product, filepath.Dir(pc))
 		t.Logf("%s", strings.TrimSpace(e.must("", pc, "--version")))
@@ -321,6 +324,7 @@ func TestRealHookClients(t *testing.T) {
 	})
 
 	t.Run("pre-commit-hooks.yaml", func(t *testing.T) {
+		t.Parallel()
 		pc := hookClient(t, "pre-commit", "GCT_PRE_COMMIT", "apt-get install -y pre-commit")
 		e := newClientEnv(t, product, filepath.Dir(pc))
 		manifest, err := os.ReadFile("../.pre-commit-hooks.yaml")
@@ -338,6 +342,7 @@ func TestRealHookClients(t *testing.T) {
 	})
 
 	t.Run("pre-commit-hooks.yaml-golang", func(t *testing.T) {
+		t.Parallel()
 		if testing.Short() {
 			t.Skip("builds the product through pre-commit's golang language; skipped with -short")
 		}
@@ -368,6 +373,7 @@ func TestRealHookClients(t *testing.T) {
 	})
 
 	t.Run("lefthook", func(t *testing.T) {
+		t.Parallel()
 		lh := hookClient(t, "lefthook", "GCT_LEFTHOOK", "npm install --prefix <dir> -E lefthook@2.2.1, then GCT_LEFTHOOK=<dir>/node_modules/.bin/lefthook")
 		e := newClientEnv(t, product, filepath.Dir(lh)).with("LEFTHOOK_BIN=" + lh)
 		t.Logf("lefthook %s", strings.TrimSpace(e.must("", lh, "version")))
