@@ -19,7 +19,9 @@ const (
 
 // HooksResult is the result of `hooks install`, `hooks uninstall` and
 // `hooks status`. Effective says whether git will run the tree check on
-// commit: through our shim, or through a hook manager's configuration.
+// commits and merges: through our shims, or through a hook manager's
+// configuration. Hook, Installed, ShimVersion and Chained describe the
+// pre-commit hook; Hooks describes every hook.
 type HooksResult struct {
 	SchemaVersion int    `json:"schemaVersion"`
 	Action        string `json:"action"`
@@ -35,6 +37,33 @@ type HooksResult struct {
 	// Snippet the configuration to add to it instead of installing a shim.
 	Manager string `json:"manager,omitempty"`
 	Snippet string `json:"snippet,omitempty"`
+	// SnippetTarget says where the snippet goes.
+	SnippetTarget string `json:"snippetTarget,omitempty"`
 	// Reason explains why the check is not effective.
 	Reason string `json:"reason,omitempty"`
+	// Hooks is every git hook the check runs in: pre-commit (commits,
+	// amends, the commit concluding a conflicted merge or cherry-pick),
+	// pre-merge-commit (merges), prepare-commit-msg (the commits
+	// cherry-pick, revert and rebase make without running pre-commit) and
+	// pre-applypatch (git am). Effective above needs the first two.
+	Hooks []HookFile `json:"hooks"`
+}
+
+// HookFile is one git hook the tree check runs in.
+type HookFile struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	// Action is what install or uninstall did to this hook: installed,
+	// upgraded, unchanged, removed or absent (none for status).
+	Action string `json:"action,omitempty"`
+	// Installed is true when the hook is our shim (any version).
+	Installed   bool   `json:"installed"`
+	ShimVersion int    `json:"shimVersion,omitempty"`
+	Chained     string `json:"chained,omitempty"`
+	// Effective says whether git runs the check in this hook, through our
+	// shim or a hook manager's configuration; Reason says why not.
+	Effective bool   `json:"effective"`
+	Reason    string `json:"reason,omitempty"`
+	// Manager is the hook manager that runs the check in this hook.
+	Manager string `json:"manager,omitempty"`
 }

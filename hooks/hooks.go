@@ -8,9 +8,11 @@ import (
 	"strings"
 )
 
-// PreCommit is the pre-commit shim: it chains a pre-existing hook kept as
-// pre-commit.local, honours GIT_CONTEXT_TREE_SKIP=1, fails loudly when
-// git-context-tree is not on PATH, then runs `verify --staged`.
+// PreCommit is the hook shim, installed as pre-commit, pre-merge-commit,
+// prepare-commit-msg and pre-applypatch: it chains a pre-existing hook
+// kept as <hook>.local, honours GIT_CONTEXT_TREE_SKIP=1, fails loudly when
+// git-context-tree is not on PATH, then runs `verify --staged --hook
+// <hook>`.
 //
 //go:embed pre-commit
 var PreCommit []byte

@@ -96,6 +96,7 @@ func repoSkills(t *testing.T) map[string][]byte {
 }
 
 func TestAgentSkillsCLIListsOurSkills(t *testing.T) {
+	t.Parallel()
 	cli := skillsCLI(t)
 	repo, err := filepath.Abs("..")
 	if err != nil {
@@ -129,6 +130,7 @@ func TestAgentSkillsCLIListsOurSkills(t *testing.T) {
 // repository's version is not a release) and `skills install` makes them
 // current without touching anything else.
 func TestAgentSkillsCLIInstallsThemAsTheyAre(t *testing.T) {
+	t.Parallel()
 	cli := skillsCLI(t)
 	repo, _ := filepath.Abs("..")
 	project := t.TempDir()

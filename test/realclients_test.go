@@ -291,8 +291,11 @@ func commitThroughClient(t *testing.T, e *clientEnv, repo string, passed *regexp
 
 func TestRealHookClients(t *testing.T) {
 	product := buildProduct(t)
+	// The clients run side by side: each has its own HOME, repositories
+	// and caches.
 
 	t.Run("pre-commit", func(t *testing.T) {
+		t.Parallel()
 		pc := hookClient(t, "pre-commit", "GCT_PRE_COMMIT", "apt-get install -y pre-commit")
 		e := newClientEnv(t, product, filepath.Dir(pc))
 		t.Logf("%s", strings.TrimSpace(e.must("", pc, "--version")))
@@ -303,17 +306,25 @@ func TestRealHookClients(t *testing.T) {
 			t.Fatalf("hooks install printed no pre-commit snippet:\n%s", snippet)
 		}
 		writeFile(t, filepath.Join(repo, ".pre-commit-config.yaml"), "repos:\n"+snippet)
-		if code, out := e.exitCode(repo, "git-context-tree", "hooks", "status"); code != 1 || !strings.Contains(out, "run `pre-commit install`") {
-			t.Errorf("status before pre-commit install: exit %d, want 1 naming `pre-commit install`:\n%s", code, out)
+		install := "pre-commit install --hook-type pre-commit --hook-type pre-merge-commit"
+		if code, out := e.exitCode(repo, "git-context-tree", "hooks", "status"); code != 1 || !strings.Contains(out, "run `"+install+"`") {
+			t.Errorf("status before pre-commit install: exit %d, want 1 naming `%s`:\n%s", code, install, out)
 		}
+		// The pre-commit hook type alone leaves merges unchecked.
 		e.must(repo, pc, "install")
+		if code, out := e.exitCode(repo, "git-context-tree", "hooks", "status"); code != 1 || !strings.Contains(out, "so merges are not checked") {
+			t.Errorf("status after a bare pre-commit install: exit %d, want 1 for merges:\n%s", code, out)
+		}
+		e.must(repo, pc, "install", "--hook-type", "pre-commit", "--hook-type", "pre-merge-commit")
 		if code, out := e.exitCode(repo, "git-context-tree", "hooks", "status"); code != 0 || !strings.Contains(out, "(pre-commit)") {
 			t.Errorf("status after pre-commit install: exit %d, want 0 through pre-commit:\n%s", code, out)
 		}
 		commitThroughClient(t, e, repo, regexp.MustCompile(`context-tree verify\.+Passed`))
+		mergeThroughClient(t, e, repo)
 	})
 
 	t.Run("pre-commit-hooks.yaml", func(t *testing.T) {
+		t.Parallel()
 		pc := hookClient(t, "pre-commit", "GCT_PRE_COMMIT", "apt-get install -y pre-commit")
 		e := newClientEnv(t, product, filepath.Dir(pc))
 		manifest, err := os.ReadFile("../.pre-commit-hooks.yaml")
@@ -331,6 +342,7 @@ func TestRealHookClients(t *testing.T) {
 	})
 
 	t.Run("pre-commit-hooks.yaml-golang", func(t *testing.T) {
+		t.Parallel()
 		if testing.Short() {
 			t.Skip("builds the product through pre-commit's golang language; skipped with -short")
 		}
@@ -361,6 +373,7 @@ func TestRealHookClients(t *testing.T) {
 	})
 
 	t.Run("lefthook", func(t *testing.T) {
+		t.Parallel()
 		lh := hookClient(t, "lefthook", "GCT_LEFTHOOK", "npm install --prefix <dir> -E lefthook@2.2.1, then GCT_LEFTHOOK=<dir>/node_modules/.bin/lefthook")
 		e := newClientEnv(t, product, filepath.Dir(lh)).with("LEFTHOOK_BIN=" + lh)
 		t.Logf("lefthook %s", strings.TrimSpace(e.must("", lh, "version")))
@@ -383,7 +396,71 @@ func TestRealHookClients(t *testing.T) {
 			t.Errorf("status after lefthook install: exit %d, want 0 through lefthook:\n%s", code, out)
 		}
 		commitThroughClient(t, e, repo, regexp.MustCompile(`(?m)^docs/ctx: \d+ documents? in 1 directory: ok$`))
+		mergeThroughClient(t, e, repo)
+		cherryPickThroughClient(t, e, repo)
 	})
+}
+
+// mergeThroughClient merges, in a repository whose hooks are the
+// client's, a branch that brings an invalid document (committed with
+// --no-verify): the client's pre-merge-commit hook rejects the merge with
+// our finding line and HEAD stays. A valid merge goes through.
+func mergeThroughClient(t *testing.T, e *clientEnv, repo string) {
+	t.Helper()
+	head := func() string { return strings.TrimSpace(e.must(repo, "git", "rev-parse", "HEAD")) }
+	e.must(repo, "git", "reset", "-q", "--hard")
+	e.must(repo, "git", "checkout", "-q", "-b", "invalid-branch")
+	writeFile(t, filepath.Join(repo, "docs/ctx/merged.md"), rcBad)
+	e.must(repo, "git", "add", "docs/ctx/merged.md")
+	e.must(repo, "git", "commit", "-q", "--no-verify", "-m", "invalid, unchecked")
+	e.must(repo, "git", "checkout", "-q", "-")
+	writeFile(t, filepath.Join(repo, "outside.txt"), "outside the tree\n")
+	e.must(repo, "git", "add", "outside.txt")
+	e.must(repo, "git", "commit", "-q", "-m", "main moves on")
+	before := head()
+	code, out := e.exitCode(repo, "git", "merge", "--no-edit", "invalid-branch")
+	finding := "docs/ctx/merged.md:1: TREE_TITLE_MISSING document has no title"
+	if code == 0 || !strings.Contains(out, finding) {
+		t.Errorf("merge of an invalid branch: exit %d, want non-zero with %q:\n%s", code, finding, out)
+	}
+	if head() != before {
+		t.Errorf("merge of an invalid branch: HEAD moved")
+	}
+	e.must(repo, "git", "merge", "--abort")
+	e.must(repo, "git", "checkout", "-q", "-b", "valid-branch", "HEAD~1")
+	writeFile(t, filepath.Join(repo, "docs/ctx/merged.md"), rcGood)
+	e.must(repo, "git", "add", "docs/ctx/merged.md")
+	e.must(repo, "git", "commit", "-q", "-m", "valid")
+	e.must(repo, "git", "checkout", "-q", "-")
+	e.must(repo, "git", "merge", "--no-edit", "valid-branch")
+	if head() == before {
+		t.Errorf("merge of a valid branch: HEAD did not move")
+	}
+}
+
+// cherryPickThroughClient cherry-picks an invalid commit: git runs no
+// pre-commit hook for it, the client's prepare-commit-msg rejects it.
+func cherryPickThroughClient(t *testing.T, e *clientEnv, repo string) {
+	t.Helper()
+	head := func() string { return strings.TrimSpace(e.must(repo, "git", "rev-parse", "HEAD")) }
+	e.must(repo, "git", "checkout", "-q", "-b", "pick-source")
+	writeFile(t, filepath.Join(repo, "docs/ctx/picked.md"), rcBad)
+	e.must(repo, "git", "add", "docs/ctx/picked.md")
+	e.must(repo, "git", "commit", "-q", "--no-verify", "-m", "invalid, to pick")
+	e.must(repo, "git", "checkout", "-q", "-")
+	writeFile(t, filepath.Join(repo, "outside2.txt"), "outside the tree\n")
+	e.must(repo, "git", "add", "outside2.txt")
+	e.must(repo, "git", "commit", "-q", "-m", "main moves on again")
+	before := head()
+	code, out := e.exitCode(repo, "git", "cherry-pick", "pick-source")
+	finding := "docs/ctx/picked.md:1: TREE_TITLE_MISSING document has no title"
+	if code == 0 || !strings.Contains(out, finding) {
+		t.Errorf("cherry-pick of an invalid commit: exit %d, want non-zero with %q:\n%s", code, finding, out)
+	}
+	if head() != before {
+		t.Errorf("cherry-pick of an invalid commit: HEAD moved")
+	}
+	e.must(repo, "git", "cherry-pick", "--abort")
 }
 
 // tryRepo runs `pre-commit try-repo <hookRepo> <id>` in a tree repository:

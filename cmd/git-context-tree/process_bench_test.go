@@ -64,8 +64,8 @@ func BenchmarkProcess(b *testing.B) {
 	type command struct {
 		prefix, name string // prefix: "" or "base-"
 		bin          string
-		dir  string
-		args []string
+		dir          string
+		args         []string
 	}
 	var cmds []command
 	add := func(prefix, bin string) {

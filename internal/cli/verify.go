@@ -11,6 +11,7 @@ import (
 type verifyCmd struct {
 	Trees  []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: every declared source, else the tree at or above the current directory)."`
 	Staged bool     `name:"staged" help:"Verify the declared trees of this repository as staged in the index (what the pre-commit hook runs)."`
+	Hook   string   `name:"hook" placeholder:"NAME" help:"With --staged: the git hook running the check (pre-commit, pre-merge-commit, prepare-commit-msg, pre-applypatch). In prepare-commit-msg only the commits of cherry-pick, revert and rebase are judged."`
 }
 
 func (cmd *verifyCmd) Help() string {
@@ -37,6 +38,15 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 	if len(cmd.Trees) > 0 {
 		return contracts.Errorf(contracts.CodeUsage, "verify --staged checks every declared tree of this repository; it takes no arguments")
 	}
+	judges, why, err := operations.HookJudges(c, c.Env, cmd.Hook)
+	if err != nil {
+		return err
+	}
+	if !judges {
+		// Silent in text: git runs this hook for every commit.
+		rep := &contracts.VerifyReport{SchemaVersion: contracts.CLIVersion, OK: true, Trees: []contracts.TreeReport{}, Note: why}
+		return c.report(rep, func() {})
+	}
 	rep, err := operations.VerifyStaged(c, c.Env)
 	if err != nil {
 		return err
@@ -48,9 +58,23 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 		}
 		c.printVerify(rep)
 		if !rep.OK {
-			fmt.Fprintln(c.Stderr, "The staged Context Tree does not verify. Fix the findings and stage them, or commit with --no-verify (GIT_CONTEXT_TREE_SKIP=1 skips only this check); details: git context-tree --json verify --staged")
+			fmt.Fprintln(c.Stderr, stagedFailureHint(cmd.Hook))
 		}
 	})
+}
+
+// stagedFailureHint says how to go on when the hook rejects the index.
+func stagedFailureHint(hook string) string {
+	const details = "; details: git context-tree --json verify --staged"
+	switch hook {
+	case "pre-merge-commit":
+		return "The merged Context Tree does not verify. Fix the findings, stage them and conclude the merge with git commit, or merge with --no-verify (GIT_CONTEXT_TREE_SKIP=1 skips only this check)" + details
+	case "prepare-commit-msg":
+		return "The Context Tree this cherry-pick, revert or rebase would commit does not verify. Fix the findings, stage them and continue (for example git cherry-pick --continue or git rebase --continue), or abort; GIT_CONTEXT_TREE_SKIP=1 skips this check" + details
+	case "pre-applypatch":
+		return "The Context Tree this patch would commit does not verify. Fix the findings, stage them and run git am --continue, or skip the patch; GIT_CONTEXT_TREE_SKIP=1 skips this check" + details
+	}
+	return "The staged Context Tree does not verify. Fix the findings and stage them, or commit with --no-verify (GIT_CONTEXT_TREE_SKIP=1 skips only this check)" + details
 }
 
 func (c *Context) printVerify(rep *contracts.VerifyReport) {

@@ -15,12 +15,33 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
-// hookSite is where git runs this repository's pre-commit hook.
+// hookNames are the git hooks the shim is installed as (the same file
+// under each name). git runs pre-commit for commits (amends and the commit
+// concluding a conflicted merge, cherry-pick or revert included),
+// pre-merge-commit for merges it commits itself, prepare-commit-msg for
+// every commit, among them those cherry-pick, revert and rebase make
+// without running pre-commit, and pre-applypatch for git am. The first
+// requiredHooks of them make the check effective.
+var hookNames = []string{"pre-commit", "pre-merge-commit", "prepare-commit-msg", "pre-applypatch"}
+
+const requiredHooks = 2
+
+// notChecked says what goes unchecked without a hook, in messages.
+var notChecked = map[string]string{
+	"pre-commit":         "commits are not checked",
+	"pre-merge-commit":   "merges are not checked",
+	"prepare-commit-msg": "the commits cherry-pick, revert and rebase make are not checked",
+	"pre-applypatch":     "git am is not checked",
+}
+
+// hookSite is where git runs this repository's hooks.
 type hookSite struct {
 	top, hooksDir string
-	hook, local   string
 	manager       *hookManager
 }
+
+func (s *hookSite) path(name string) string  { return filepath.Join(s.hooksDir, name) }
+func (s *hookSite) local(name string) string { return filepath.Join(s.hooksDir, name+".local") }
 
 func findHookSite(ctx context.Context, env Env) (*hookSite, error) {
 	top, err := env.Git.Toplevel(ctx, git.Invoking, env.Dir)
@@ -34,8 +55,7 @@ func findHookSite(ctx context.Context, env Env) (*hookSite, error) {
 	if err != nil {
 		return nil, gitErr(err)
 	}
-	s := &hookSite{top: top, hooksDir: dir,
-		hook: filepath.Join(dir, "pre-commit"), local: filepath.Join(dir, "pre-commit.local")}
+	s := &hookSite{top: top, hooksDir: dir}
 	s.manager = detectManager(top, dir) // both as git prints them
 	return s, nil
 }
@@ -53,141 +73,220 @@ func (s *hookSite) outsideRepository(ctx context.Context, env Env) bool {
 	return !inTop && !inGitDir
 }
 
-func (s *hookSite) result(action string) *contracts.HooksResult {
-	r := &contracts.HooksResult{SchemaVersion: contracts.CLIVersion, Action: action, HooksDir: s.hooksDir, Hook: s.hook}
-	fi, err := os.Lstat(s.hook)
-	content, _ := os.ReadFile(s.hook)
-	v, ours := hooks.Version(content)
-	if err == nil && fi.Mode().IsRegular() && ours {
-		r.Installed, r.ShimVersion = true, v
+// shim reads a hook file: whether it is our shim (a regular file with the
+// marker line), its version, and whether it is executable.
+func (s *hookSite) shim(name string) (ours bool, version int, executable bool) {
+	p := s.path(name)
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false, 0, false
 	}
-	if exists(s.local) {
-		r.Chained = s.local
+	content, _ := os.ReadFile(p)
+	version, ours = hooks.Version(content)
+	return ours, version, fi.Mode().Perm()&0o111 != 0
+}
+
+// hookFile reports one hook as the result shows it.
+func (s *hookSite) hookFile(name, action string) contracts.HookFile {
+	h := contracts.HookFile{Name: name, Path: s.path(name), Action: action}
+	ours, version, executable := s.shim(name)
+	if ours {
+		h.Installed, h.ShimVersion = true, version
 	}
+	if exists(s.local(name)) {
+		h.Chained = s.local(name)
+	}
+	m := s.manager
 	switch {
-	case r.Installed && fi.Mode().Perm()&0o111 == 0:
-		r.Reason = "the hook is not executable, so git skips it"
-	case r.Installed:
-		r.Effective = true
-	case s.manager != nil && s.manager.configured(s.top) && exists(s.hook):
-		r.Effective, r.Manager = true, s.manager.name
-	case s.manager != nil && s.manager.configured(s.top):
-		r.Manager = s.manager.name
-		r.Reason = s.manager.config + " runs `" + verifyCommand + "` but " + s.manager.name + "'s git hook is not installed; run `" + s.manager.install + "`"
-	case s.manager != nil:
-		r.Manager, r.Snippet = s.manager.name, s.manager.snippet
-		r.Reason = s.manager.name + " is in use and " + s.manager.config + " does not run `" + verifyCommand + "` (or its hook is not installed)"
+	case ours && !executable:
+		h.Reason = "the " + name + " hook is not executable (git skips it)"
+	case ours:
+		h.Effective = true
+	case m != nil && m.configured(s.top, name) && exists(h.Path):
+		h.Effective, h.Manager = true, m.name
+	case m != nil && m.configured(s.top, name):
+		h.Manager = m.name
+		h.Reason = m.config(name) + " runs `" + verifyCommand + "` in " + name + " but " + m.name + "'s git hook is not installed; run `" + m.install(name) + "`"
+	case m != nil:
+		h.Manager = m.name
+		h.Reason = m.name + " is in use and " + m.config(name) + " does not run `" + verifyCommand + "` in " + name + " (or its hook is not installed)"
 	default:
-		r.Reason = "no pre-commit hook runs `" + verifyCommand + "`"
+		h.Reason = "no " + name + " hook runs `" + verifyCommand + "`"
+	}
+	if !h.Effective && exists(h.Path) && !ours && m == nil {
+		h.Reason = name + " is another hook, which does not run `" + verifyCommand + "`"
+	}
+	if !h.Effective {
+		h.Reason += ", so " + notChecked[name]
+	}
+	return h
+}
+
+func (s *hookSite) result(action string, actions map[string]string) *contracts.HooksResult {
+	r := &contracts.HooksResult{SchemaVersion: contracts.CLIVersion, Action: action, HooksDir: s.hooksDir, Hook: s.path("pre-commit")}
+	r.Effective = true
+	for i, name := range hookNames {
+		h := s.hookFile(name, actions[name])
+		r.Hooks = append(r.Hooks, h)
+		if i >= requiredHooks {
+			continue
+		}
+		if !h.Effective && r.Effective {
+			r.Effective, r.Reason = false, h.Reason
+		}
+		if h.Manager != "" && r.Manager == "" {
+			r.Manager = h.Manager
+		}
+	}
+	pre := r.Hooks[0]
+	r.Installed, r.ShimVersion, r.Chained = pre.Installed, pre.ShimVersion, pre.Chained
+	if s.manager != nil && !r.Effective && !s.anyShim() {
+		r.Manager, r.Snippet, r.SnippetTarget = s.manager.name, s.manager.snippet, s.manager.where
+		if allConfigured(s) {
+			r.Snippet, r.SnippetTarget = "", ""
+		}
 	}
 	return r
 }
 
-// shimInstalled reports whether the pre-commit hook is our shim (any
-// version): installing over it is an upgrade, never a delegation.
-func (s *hookSite) shimInstalled() bool {
-	fi, err := os.Lstat(s.hook)
-	if err != nil || !fi.Mode().IsRegular() {
-		return false
+// allConfigured reports whether the manager's configuration already runs
+// the check in every required hook (only its git hooks may be missing).
+func allConfigured(s *hookSite) bool {
+	for _, name := range hookNames[:requiredHooks] {
+		if !s.manager.configured(s.top, name) {
+			return false
+		}
 	}
-	content, _ := os.ReadFile(s.hook)
-	_, ours := hooks.Version(content)
-	return ours
+	return true
 }
 
-// HooksStatus reports whether git will run the tree check on commit.
+// anyShim reports whether any hook is our shim (any version): installing
+// over it is an upgrade, never a delegation.
+func (s *hookSite) anyShim() bool {
+	for _, name := range hookNames {
+		if ours, _, _ := s.shim(name); ours {
+			return true
+		}
+	}
+	return false
+}
+
+// HooksStatus reports whether git will run the tree check on commits and
+// merges, hook by hook.
 func HooksStatus(ctx context.Context, env Env) (*contracts.HooksResult, error) {
 	s, err := findHookSite(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	return s.result(contracts.HookStatus), nil
+	return s.result(contracts.HookStatus, nil), nil
 }
 
-// HooksInstall installs the pre-commit shim where git runs hooks. A hook
-// manager in use gets the line to add to its configuration instead (unless
-// force); a foreign pre-commit hook is refused (force keeps it as
-// pre-commit.local, run first); reinstalling is byte-identical and an
-// older shim is upgraded.
+// HooksInstall installs the shim as every hook of hookNames where git runs
+// hooks. A hook manager in use gets the lines to add to its configuration
+// instead (unless force); a foreign hook under any of the names is refused
+// before anything is written (force keeps it as <name>.local, run first);
+// reinstalling is byte-identical and an older shim is upgraded.
 func HooksInstall(ctx context.Context, env Env, force bool) (*contracts.HooksResult, error) {
 	s, err := findHookSite(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	if s.manager != nil && !force && !s.shimInstalled() {
-		return s.result(contracts.HookDelegated), nil
+	if s.manager != nil && !force && !s.anyShim() {
+		return s.result(contracts.HookDelegated, nil), nil
 	}
 	if s.outsideRepository(ctx, env) && !force {
 		return nil, contracts.Errorf(contracts.CodeHooksPathOutside,
 			"core.hooksPath is %s, outside this repository: a hook there runs for every repository that uses it; pass --force to install it anyway", s.hooksDir).
 			WithDetails(map[string]any{"hooksDir": s.hooksDir})
 	}
+	// Every foreign hook is found before anything is written.
+	foreign := map[string]bool{}
+	for _, name := range hookNames {
+		p := s.path(name)
+		_, err := os.Lstat(p)
+		switch ours, _, _ := s.shim(name); {
+		case errors.Is(err, fs.ErrNotExist), ours:
+		case err != nil:
+			return nil, contracts.Errorf(contracts.CodeIO, "cannot read %s: %v", p, err)
+		case !force:
+			return nil, contracts.Errorf(contracts.CodeHookForeign,
+				"%s is another %s hook; nothing was changed. --force keeps it as %s.local and runs it before the tree check", p, name, name).
+				WithDetails(map[string]any{"hook": p})
+		case exists(s.local(name)):
+			return nil, contracts.Errorf(contracts.CodeHookForeign, "both %s and %s exist; move one away first", p, s.local(name)).
+				WithDetails(map[string]any{"hook": p, "chained": s.local(name)})
+		default:
+			foreign[name] = true
+		}
+	}
 	if err := os.MkdirAll(s.hooksDir, 0o755); err != nil {
 		return nil, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", s.hooksDir, err)
 	}
-	fi, err := os.Lstat(s.hook)
-	existing, _ := os.ReadFile(s.hook)
-	_, ours := hooks.Version(existing)
-	action := contracts.HookInstalled
+	actions := map[string]string{}
+	preCommitOurs, _, _ := s.shim("pre-commit")
+	for _, name := range hookNames {
+		p := s.path(name)
+		ours, _, executable := s.shim(name)
+		existing, _ := os.ReadFile(p)
+		switch {
+		case ours && executable && bytes.Equal(existing, hooks.PreCommit):
+			actions[name] = contracts.HookUnchanged
+			continue
+		case ours:
+			actions[name] = contracts.HookUpgraded
+		default:
+			actions[name] = contracts.HookInstalled
+		}
+		if foreign[name] {
+			// Kept as <name>.local (a file or a symlink, never followed).
+			if err := os.Rename(p, s.local(name)); err != nil {
+				return nil, contracts.Errorf(contracts.CodeIO, "cannot keep %s as %s: %v", p, s.local(name), err)
+			}
+		}
+		if err := atomicfile.Write(p, hooks.PreCommit, 0o755); err != nil {
+			return nil, contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", p, err)
+		}
+		if err := os.Chmod(p, 0o755); err != nil {
+			return nil, contracts.Errorf(contracts.CodeIO, "cannot make %s executable: %v", p, err)
+		}
+	}
+	action := contracts.HookUnchanged
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot read %s: %v", s.hook, err)
-	case fi.Mode().IsRegular() && ours:
-		action = contracts.HookUpgraded
-		if bytes.Equal(existing, hooks.PreCommit) && fi.Mode().Perm()&0o111 != 0 {
-			return s.result(contracts.HookUnchanged), nil
-		}
+	case !preCommitOurs:
+		action = contracts.HookInstalled
 	default:
-		if err := s.chainForeign(force); err != nil {
-			return nil, err
+		for _, a := range actions {
+			if a != contracts.HookUnchanged {
+				action = contracts.HookUpgraded
+			}
 		}
 	}
-	if err := atomicfile.Write(s.hook, hooks.PreCommit, 0o755); err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", s.hook, err)
-	}
-	if err := os.Chmod(s.hook, 0o755); err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot make %s executable: %v", s.hook, err)
-	}
-	return s.result(action), nil
+	return s.result(action, actions), nil
 }
 
-// chainForeign keeps a foreign hook (file or symlink, never followed) as
-// pre-commit.local so the shim runs it first.
-func (s *hookSite) chainForeign(force bool) error {
-	if !force {
-		return contracts.Errorf(contracts.CodeHookForeign,
-			"%s is another pre-commit hook; nothing was changed. --force keeps it as pre-commit.local and runs it before the tree check", s.hook).
-			WithDetails(map[string]any{"hook": s.hook})
-	}
-	if exists(s.local) {
-		return contracts.Errorf(contracts.CodeHookForeign, "both %s and %s exist; move one away first", s.hook, s.local).
-			WithDetails(map[string]any{"hook": s.hook, "chained": s.local})
-	}
-	if err := os.Rename(s.hook, s.local); err != nil {
-		return contracts.Errorf(contracts.CodeIO, "cannot keep %s as %s: %v", s.hook, s.local, err)
-	}
-	return nil
-}
-
-// HooksUninstall removes our shim only, restoring a chained hook.
+// HooksUninstall removes our shims only, restoring each chained hook.
 func HooksUninstall(ctx context.Context, env Env) (*contracts.HooksResult, error) {
 	s, err := findHookSite(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	content, err := os.ReadFile(s.hook)
-	fi, lerr := os.Lstat(s.hook)
-	if _, ours := hooks.Version(content); err != nil || lerr != nil || !fi.Mode().IsRegular() || !ours {
-		return s.result(contracts.HookAbsent), nil
-	}
-	if err := os.Remove(s.hook); err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot remove %s: %v", s.hook, err)
-	}
-	if exists(s.local) {
-		if err := os.Rename(s.local, s.hook); err != nil {
-			return nil, contracts.Errorf(contracts.CodeIO, "removed the shim but cannot restore %s to %s: %v", s.local, s.hook, err)
+	actions := map[string]string{}
+	action := contracts.HookAbsent
+	for _, name := range hookNames {
+		actions[name] = contracts.HookAbsent
+		if ours, _, _ := s.shim(name); !ours {
+			continue
+		}
+		p := s.path(name)
+		if err := os.Remove(p); err != nil {
+			return nil, contracts.Errorf(contracts.CodeIO, "cannot remove %s: %v", p, err)
+		}
+		actions[name], action = contracts.HookRemoved, contracts.HookRemoved
+		if exists(s.local(name)) {
+			if err := os.Rename(s.local(name), p); err != nil {
+				return nil, contracts.Errorf(contracts.CodeIO, "removed the shim but cannot restore %s to %s: %v", s.local(name), p, err)
+			}
 		}
 	}
-	return s.result(contracts.HookRemoved), nil
+	return s.result(action, actions), nil
 }

@@ -243,6 +243,7 @@ func TestMappingJSONAliasBomb(t *testing.T) {
 
 // A large header without aliases is not mistaken for an alias bomb.
 func TestMappingJSONLargeHeader(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("---\ntitle: many\nsoft_links:\n")
 	for i := range 30000 {

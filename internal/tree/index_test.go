@@ -19,6 +19,7 @@ import (
 // escaping only inside code included) and on documents with every kind of
 // per-document finding, symlink and gitlink entries among them.
 func TestVerifyIndexResultsEqualsVerifyIndex(t *testing.T) {
+	t.Parallel()
 	gen := t.TempDir()
 	if err := treegen.Generate(gen, treegen.Options{Seed: 11, Docs: 500, WideChildren: 25, EscapesInCode: 100}); err != nil {
 		t.Fatal(err)

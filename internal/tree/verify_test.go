@@ -319,6 +319,7 @@ func TestVerifySymlinks(t *testing.T) {
 }
 
 func TestVerifyDocumentSizeLimit(t *testing.T) {
+	t.Parallel()
 	body := strings.Repeat("word ", 1<<10) + "\n"
 	head := doc("Big", "")
 	var b strings.Builder
@@ -358,6 +359,7 @@ func TestVerifyUnreadable(t *testing.T) {
 // since its full path is too long for the OS. (500 levels of 10 bytes:
 // deeper trees only cost test time on slow file systems.)
 func TestVerifyDeepNesting(t *testing.T) {
+	t.Parallel()
 	root := writeTree(t, map[string]string{"NODE.md": rootNode})
 	const depth = 500
 	dir, err := os.OpenRoot(root)

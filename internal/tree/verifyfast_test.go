@@ -124,6 +124,7 @@ func TestLinksMayEscape(t *testing.T) {
 // TestFastPathsOnGeneratedDocuments compares both paths on every document of
 // a generated tree and on many mutations of them.
 func TestFastPathsOnGeneratedDocuments(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := treegen.Generate(dir, treegen.Options{Seed: 7, Docs: 600, WideChildren: 30}); err != nil {
 		t.Fatal(err)
@@ -206,6 +207,7 @@ func TestFastPathsOnGeneratedDocuments(t *testing.T) {
 // TestVerifyFastPathsAgree runs Verify with and without the fast paths on a
 // generated tree with broken documents mixed in.
 func TestVerifyFastPathsAgree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := treegen.Generate(dir, treegen.Options{Seed: 3, Docs: 300}); err != nil {
 		t.Fatal(err)

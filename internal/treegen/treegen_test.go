@@ -25,6 +25,7 @@ func generate(t *testing.T, opts Options) string {
 }
 
 func TestGeneratedTreeVerifies(t *testing.T) {
+	t.Parallel()
 	const docs, wide = 500, 40
 	root := generate(t, Options{Seed: 1, Docs: docs, WideChildren: wide})
 	rep := tree.Verify(root)
@@ -73,6 +74,7 @@ func TestGeneratedTreeVerifies(t *testing.T) {
 }
 
 func TestGenerateIsDeterministic(t *testing.T) {
+	t.Parallel()
 	opts := Options{Seed: 42, Docs: 300, FanOut: 3, DocsPerDir: 5, WideChildren: 20}
 	a := readAll(t, generate(t, opts))
 	b := readAll(t, generate(t, opts))

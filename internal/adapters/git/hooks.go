@@ -30,3 +30,14 @@ func (g *Git) HooksDir(ctx context.Context, dir string) (hooks, commonDir string
 	}
 	return lines[0], lines[1], nil
 }
+
+// GitDir returns the absolute git directory of the work tree at dir (a
+// linked worktree's own, where git keeps CHERRY_PICK_HEAD and rebase
+// state), honouring an inherited GIT_DIR as a hook sees it.
+func (g *Git) GitDir(ctx context.Context, dir string) (string, error) {
+	out, err := g.Run(ctx, Invoking, dir, "rev-parse", "--path-format=absolute", "--git-dir")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}

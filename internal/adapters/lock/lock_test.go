@@ -86,7 +86,8 @@ func TestWaitersSerialize(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l, err := Acquire(path, "counter", 10*time.Second)
+			// Waits as long as the queue takes on a loaded machine.
+			l, err := Acquire(path, "counter", time.Hour)
 			if err != nil {
 				errs <- err
 				return
