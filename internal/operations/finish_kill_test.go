@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -216,13 +217,79 @@ func TestFinishSeesSameSizeEdit(t *testing.T) {
 }
 
 // TestFinishAfterKilledRefUpdate: a finish killed while git update-ref
-// held the lock of the session branch leaves <ref>.lock in the home
-// repository (the --publish kill loop left one, and finish then failed with
-// "cannot lock ref ... File exists" on every run while abort refused the
-// edited session). No other process writes the session branch, and finish
-// holds the session lock, so the next finish must still complete the
-// session.
+// held the lock of the session branch leaves <ref>.lock behind, in the home
+// repository (commitSession) or in the session repository
+// (settleSessionRepo), where the branch is HEAD's, so HEAD.lock too. The
+// kill loops left all three, and every later finish failed with "cannot
+// lock ref ... File exists" while abort refused the edited or committed
+// session. Only the tool writes the session branch and finish holds the
+// session lock, so the next finish must still complete the session.
 func TestFinishAfterKilledRefUpdate(t *testing.T) {
+	for _, where := range []string{"home", "session", "session-HEAD"} {
+		t.Run(where, func(t *testing.T) {
+			fakegithub.New(t) // a private HOME and git identity
+			ctx := context.Background()
+			base := t.TempDir()
+			proj := filepath.Join(base, "proj")
+			writeKillFile(t, filepath.Join(proj, "docs/ctx/NODE.md"), killRoot)
+			writeKillFile(t, filepath.Join(proj, "docs/ctx/area/NODE.md"), killArea)
+			runGit(t, proj, "init", "-q")
+			env := killEnv(filepath.Join(base, "state"), proj)
+			if _, err := Connect(ctx, env, ConnectRequest{Target: "docs/ctx"}); err != nil {
+				t.Fatal(err)
+			}
+			runGit(t, proj, "add", "-A")
+			runGit(t, proj, "commit", "-q", "-m", "init")
+			res, err := Prepare(ctx, env, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := res.Session
+			edit := killEdit(1, 1)
+			writeKillFile(t, filepath.Join(s.ContentRoot, "area", "NODE.md"), edit)
+			gitDir := s.Repository.CommonDir
+			lock := filepath.FromSlash(homeRef(s)) + ".lock"
+			if where != "home" {
+				// The state of a finish killed in settleSessionRepo's
+				// update-ref: committed and recorded, the session
+				// repository's branch still at the base.
+				if _, err := Finish(ctx, env, FinishRequest{ID: s.ID}); err != nil {
+					t.Fatal(err)
+				}
+				gitDir = sessionGitDir(s)
+				runGit(t, s.Worktree, "update-ref", homeRef(s), s.Base)
+			}
+			// What the killed update-ref left: its lock, created, not yet
+			// renamed into place.
+			if where == "session-HEAD" {
+				lock = "HEAD.lock"
+			}
+			// A run killed a while ago: no git can still be finishing it.
+			writeKillFile(t, filepath.Join(gitDir, lock), "")
+			old := time.Now().Add(-time.Minute)
+			if err := os.Chtimes(filepath.Join(gitDir, lock), old, old); err != nil {
+				t.Fatal(err)
+			}
+			fr, err := Finish(ctx, env, FinishRequest{ID: s.ID})
+			if err != nil {
+				t.Fatalf("finish after a kill that left %s in %s: %v", lock, gitDir, err)
+			}
+			out, err := env.Git.InRepo(ctx, s.Repository.CommonDir, "cat-file", "blob", fr.Commit+":docs/ctx/area/NODE.md")
+			if fr.Result != contracts.ResultCommitted || err != nil || string(out) != edit {
+				t.Fatalf("finish: %s %s, holding %q (%v); want the edit committed", fr.Result, fr.Commit, out, err)
+			}
+		})
+	}
+}
+
+// TestFinishSettlesKilledSessionIndex: a finish killed in
+// settleSessionRepo after it moved the session repository's branch to the
+// commit but before it installed the committed index leaves that
+// repository's index at the base, so `git status` in the session shows the
+// edit as a staged revert plus an unstaged change. The directory kill loop
+// left this; the next finish reported the session committed but did not
+// settle it, although finish promises a session with no pending change.
+func TestFinishSettlesKilledSessionIndex(t *testing.T) {
 	fakegithub.New(t) // a private HOME and git identity
 	ctx := context.Background()
 	base := t.TempDir()
@@ -241,17 +308,20 @@ func TestFinishAfterKilledRefUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := res.Session
-	edit := killEdit(1, 1)
-	writeKillFile(t, filepath.Join(s.ContentRoot, "area", "NODE.md"), edit)
-	// What the killed update-ref left (created, not yet renamed).
-	writeKillFile(t, filepath.Join(s.Repository.CommonDir, filepath.FromSlash(homeRef(s))+".lock"), "")
-	fr, err := Finish(ctx, env, FinishRequest{ID: s.ID})
+	writeKillFile(t, filepath.Join(s.ContentRoot, "area", "NODE.md"), killEdit(1, 1))
+	index := filepath.Join(sessionGitDir(s), "index")
+	baseIndex := readKillFile(t, index)
+	first, err := Finish(ctx, env, FinishRequest{ID: s.ID})
 	if err != nil {
-		t.Fatalf("finish after a kill that left the session branch's ref lock: %v", err)
+		t.Fatal(err)
 	}
-	out, err := env.Git.InRepo(ctx, s.Repository.CommonDir, "cat-file", "blob", fr.Commit+":docs/ctx/area/NODE.md")
-	if fr.Result != contracts.ResultCommitted || err != nil || string(out) != edit {
-		t.Fatalf("finish: %s %s, holding %q (%v); want the edit committed", fr.Result, fr.Commit, out, err)
+	writeKillFile(t, index, baseIndex) // the index the kill left
+	again, err := Finish(ctx, env, FinishRequest{ID: s.ID})
+	if err != nil || again.Commit != first.Commit {
+		t.Fatalf("finish again: %v, %+v; want commit %s", err, again, first.Commit)
+	}
+	if st := runGit(t, s.Worktree, "status", "--porcelain"); st != "" {
+		t.Fatalf("the finished session shows pending changes:\n%s", st)
 	}
 }
 
@@ -267,6 +337,7 @@ type killLoop struct {
 	// HEAD finish never moves.
 	checkout, checkoutHead string
 	rng                    *rand.Rand
+	groupWait              time.Duration // spent in awaitGroup
 }
 
 func (k *killLoop) run(n int) {
@@ -316,12 +387,16 @@ func (k *killLoop) run(n int) {
 			time.Sleep(delay)
 			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			cmd.Wait()
+			k.awaitGroup(cmd.Process.Pid, outcomes)
 		}
 		if k.publish {
 			// The kill took the fake GitHub's receive-pack too, which
-			// GitHub's would survive: its stale ref lock is not finish's.
-			if os.Remove(filepath.Join(k.upstream, "refs", "heads", "main.lock")) == nil {
-				outcomes["(upstream ref lock of the killed receive-pack removed)"]++
+			// GitHub's would survive: the locks it left (main's, and
+			// HEAD's, which names main) are not finish's to clear.
+			for _, lock := range []string{"refs/heads/main.lock", "HEAD.lock"} {
+				if os.Remove(filepath.Join(k.upstream, filepath.FromSlash(lock))) == nil {
+					outcomes["(upstream "+lock+" of the killed receive-pack removed)"]++
+				}
 			}
 		}
 		what := fmt.Sprintf("iteration %d (session %s, kill after %v, helper %v)", i, s.ID, delay.Round(time.Microsecond), cmd.ProcessState)
@@ -335,7 +410,53 @@ func (k *killLoop) run(n int) {
 			k.checkCache(what, s.Repository.CommonDir, outcomes)
 		}
 	}
-	t.Logf("%d runs, state after the kill: %v", n, outcomes)
+	t.Logf("%d runs, state after the kill: %v; waited %v for killed groups", n, outcomes, k.groupWait)
+}
+
+// awaitGroup waits until no live process of the killed process group is
+// left: a git child killed inside a system call (a rename, say) dies only
+// when the call returns, which can be after the helper itself has been
+// reaped. The fake GitHub's receive-pack is one of them (GitHub's would
+// survive the client, and not race with the next push).
+func (k *killLoop) awaitGroup(pgid int, outcomes map[string]int) {
+	start := time.Now()
+	defer func() { k.groupWait += time.Since(start) }()
+	for waited := false; groupAlive(pgid); waited = true {
+		if !waited {
+			outcomes["(waited for the killed group's last processes)"]++
+		}
+		if time.Since(start) > 10*time.Second {
+			k.t.Fatalf("processes of the killed group %d are still alive after 10 s", pgid)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// groupAlive reports whether a process of group pgid is alive. Killed
+// children orphaned by the helper stay zombies until init reaps them,
+// which can take seconds; zombies do nothing, so /proc is read to skip
+// them. Without /proc (not Linux) zombies and the living cannot be told
+// apart, and nothing is waited for.
+func groupAlive(pgid int) bool {
+	if syscall.Kill(-pgid, 0) != nil {
+		return false
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) > 2 && fields[2] == strconv.Itoa(pgid) && fields[0] != "Z" {
+			return true
+		}
+	}
+	return false
 }
 
 // checkKilled checks the state a killed finish left; it returns that state
