@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/staged"
 )
 
 type verifyCmd struct {
@@ -47,7 +48,7 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 		rep := &contracts.VerifyReport{SchemaVersion: contracts.CLIVersion, OK: true, Trees: []contracts.TreeReport{}, Note: why}
 		return c.report(rep, func() {})
 	}
-	rep, err := operations.VerifyStaged(c, c.Env)
+	rep, err := staged.Verify(c, c.Env.Git, c.Env.Dir)
 	if err != nil {
 		return err
 	}

@@ -42,19 +42,26 @@ func ClassOf(rel string) contracts.Class {
 	if rel == "" || rel == "." {
 		return contracts.ClassNormal
 	}
-	segs := strings.Split(rel, "/")
-	if segs[0] == rootScriptsDir {
+	first, _, _ := strings.Cut(rel, "/")
+	if first == rootScriptsDir {
 		return contracts.ClassInfrastructure
 	}
-	for _, s := range segs {
-		if strings.HasPrefix(s, ".") || infrastructureNames[s] {
+	last := rel
+	for rest := rel; ; {
+		seg, more, ok := strings.Cut(rest, "/")
+		if strings.HasPrefix(seg, ".") || infrastructureNames[seg] {
 			return contracts.ClassInfrastructure
 		}
+		if !ok {
+			last = seg
+			break
+		}
+		rest = more
 	}
-	if instructionFiles[segs[len(segs)-1]] {
+	if instructionFiles[last] {
 		return contracts.ClassInfrastructure
 	}
-	if segs[0] == membersDir {
+	if first == membersDir {
 		return contracts.ClassMember
 	}
 	return contracts.ClassNormal

@@ -15,6 +15,9 @@ type content interface {
 	// readFile returns a regular file's bytes, at most limit of them (a
 	// *tooLargeError beyond), reusing *buf when it can.
 	readFile(buf *[]byte, rel string, limit int64) ([]byte, error)
+	// precomputed returns a document's result when the content already
+	// holds it (VerifyIndexResults), so the document is not read.
+	precomputed(j docJob) (docResult, bool)
 }
 
 // diskContent is a tree in a directory.
@@ -27,3 +30,5 @@ func (d diskContent) readDir(rel string) ([]fs.DirEntry, error) {
 func (d diskContent) readFile(buf *[]byte, rel string, limit int64) ([]byte, error) {
 	return readDocumentInto(buf, filepath.Join(d.root, filepath.FromSlash(rel)), limit)
 }
+
+func (diskContent) precomputed(docJob) (docResult, bool) { return docResult{}, false }

@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -23,16 +24,13 @@ type IndexEntry struct {
 type indexContent struct {
 	dirs  map[string][]fs.DirEntry // directory → its entries, sorted
 	blobs map[string][]byte        // document path → staged bytes
-	// results, when set, holds every document's precomputed DocResult:
-	// no document is read or parsed (see VerifyIndexResults).
-	results map[string]DocResult
 }
 
 // newIndexContent builds the directory structure the entries imply.
 // blobs holds the content of every entry that is a document. Entry paths
 // are unique, as in a git index (stage 0); should a path be both a file
 // and a directory, the first in entry order is listed.
-func newIndexContent(entries []IndexEntry, blobs map[string][]byte) *indexContent {
+func newIndexContent(entries []IndexEntry, blobs map[string][]byte, results []DocResult) *indexContent {
 	c := &indexContent{dirs: map[string][]fs.DirEntry{".": nil}, blobs: blobs}
 	files := make([]indexEntry, len(entries)) // one allocation for every file's listing
 	for i, e := range entries {
@@ -48,6 +46,9 @@ func newIndexContent(entries []IndexEntry, blobs map[string][]byte) *indexConten
 			d = parent
 		}
 		files[i] = indexEntry{name: name, mode: gitMode(e.Mode), size: int64(len(blobs[p]))}
+		if results != nil {
+			files[i].result = &results[i]
+		}
 		c.dirs[dir] = append(c.dirs[dir], &files[i])
 	}
 	for d, list := range c.dirs {
@@ -103,6 +104,9 @@ type indexEntry struct {
 	name string
 	mode fs.FileMode
 	size int64
+	// result, when set, is the document's precomputed DocResult: it is
+	// not read or parsed (see VerifyIndexResults).
+	result *DocResult
 }
 
 func (e indexEntry) Name() string               { return e.name }
@@ -116,7 +120,7 @@ func (e indexEntry) Info() (fs.FileInfo, error) { return nil, fs.ErrInvalid }
 // them. Symlink entries are TREE_SYMLINK_UNSUPPORTED and gitlinks
 // TREE_ENTRY_UNSUPPORTED; files only in the work tree do not exist.
 func VerifyIndex(entries []IndexEntry, blobs map[string][]byte) *Report {
-	return verifyContent(newIndexContent(entries, blobs))
+	return verifyContent(newIndexContent(entries, blobs, nil), len(entries))
 }
 
 // WantsBlob reports whether VerifyIndex needs the content of an entry:
@@ -137,28 +141,35 @@ type DocResult struct {
 
 // CheckDocument computes the DocResult of the document at the
 // tree-relative path rel with content data, exactly as VerifyIndex would.
+// It may be called from many goroutines at once.
 func CheckDocument(rel string, data []byte) DocResult {
-	src := &indexContent{blobs: map[string][]byte{rel: data}}
-	var buf []byte
-	r := checkDocument(src, NewLinkExtractor(), &buf, docJob{rel: rel, root: rel == NodeFile})
+	var err error
+	if len(data) > contracts.MaxDocumentBytes {
+		data, err = nil, &tooLargeError{size: int64(len(data))}
+	}
+	x := extractors.Get().(*LinkExtractor)
+	r := checkBytes(x, docJob{rel: rel, root: rel == NodeFile}, data, err)
+	extractors.Put(x)
 	return DocResult{Findings: r.findings, SoftLinks: r.softLinks}
 }
 
+// extractors keeps CheckDocument's link extractors (a CommonMark parser
+// each) for reuse.
+var extractors = sync.Pool{New: func() any { return NewLinkExtractor() }}
+
 // VerifyIndexResults is VerifyIndex with every document's DocResult given
-// instead of its bytes (results must hold one for every entry WantsBlob
-// accepts): the report is the same as VerifyIndex's over the same bytes.
-func VerifyIndexResults(entries []IndexEntry, results map[string]DocResult) *Report {
-	c := newIndexContent(entries, nil)
-	c.results = results
-	return verifyContent(c)
+// instead of its bytes: results[i] is that of entries[i], for every entry
+// WantsBlob accepts (the others are not looked at). The report is the
+// same as VerifyIndex's over the same bytes.
+func VerifyIndexResults(entries []IndexEntry, results []DocResult) *Report {
+	return verifyContent(newIndexContent(entries, nil, results), len(entries))
 }
 
 // precomputed returns a document's DocResult given to VerifyIndexResults.
-// checkDocument asks for it before reading anything.
-func (c *indexContent) precomputed(rel string) (docResult, bool) {
-	r, ok := c.results[rel]
-	if !ok {
+func (c *indexContent) precomputed(j docJob) (docResult, bool) {
+	e, ok := j.entry.(*indexEntry)
+	if !ok || e.result == nil {
 		return docResult{}, false
 	}
-	return docResult{rel: rel, findings: r.Findings, softLinks: r.SoftLinks}, true
+	return docResult{rel: j.rel, findings: e.result.Findings, softLinks: e.result.SoftLinks}, true
 }

@@ -46,10 +46,10 @@ func TestVerifyIndexResultsEqualsVerifyIndex(t *testing.T) {
 	blobs["bad/run.md"] = []byte(doc("Executable", ""))
 
 	want := VerifyIndex(entries, blobs)
-	results := map[string]DocResult{}
-	for _, e := range entries {
+	results := make([]DocResult, len(entries))
+	for i, e := range entries {
 		if WantsBlob(e) {
-			results[e.Path] = CheckDocument(e.Path, blobs[e.Path])
+			results[i] = CheckDocument(e.Path, blobs[e.Path])
 		}
 	}
 	got := VerifyIndexResults(entries, results)

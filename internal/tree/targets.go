@@ -26,6 +26,18 @@ const (
 // separators and cleans the path. Drive letters and leading backslashes
 // count as escapes. The returned path is tree-relative ("." is the root).
 func ResolveTarget(docDir, target string, fromRoot bool) (string, TargetVerdict) {
+	if isPlainPath(target) {
+		// Nothing to strip, decode or clean: the usual soft link.
+		if fromRoot || docDir == "." {
+			return target, TargetInside
+		}
+		return docDir + "/" + target, TargetInside
+	}
+	return resolveTarget(docDir, target, fromRoot)
+}
+
+// resolveTarget is ResolveTarget for any target.
+func resolveTarget(docDir, target string, fromRoot bool) (string, TargetVerdict) {
 	t, v := localPath(target)
 	if v != TargetInside {
 		return "", v
@@ -93,3 +105,31 @@ func hasDriveLetter(s string) bool {
 }
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// isPlainPath reports a target ResolveTarget would return unchanged (with
+// docDir joined in front): a relative path of printable ASCII without
+// spaces, "%", "?", "#", "\\" or ":", no empty, "." or ".." segment and
+// no trailing slash.
+func isPlainPath(t string) bool {
+	if t == "" {
+		return false
+	}
+	segStart := 0
+	for i := 0; i <= len(t); i++ {
+		if i < len(t) {
+			c := t[i]
+			if c <= ' ' || c >= 0x7f || c == '%' || c == '?' || c == '#' || c == '\\' || c == ':' {
+				return false
+			}
+			if c != '/' {
+				continue
+			}
+		}
+		switch t[segStart:i] {
+		case "", ".", "..":
+			return false
+		}
+		segStart = i + 1
+	}
+	return true
+}

@@ -89,3 +89,41 @@ func TestResolveTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestResolveTargetPlain: the shortcut for plain paths answers exactly as
+// the full resolution does, and takes nothing that needs resolving.
+func TestResolveTargetPlain(t *testing.T) {
+	parts := []string{"a", "b.md", "..", ".", "", "/", "%2e", "#x", "?q", `\`, "C:", " ", "é", "x y", "node_modules", "-", "_"}
+	var targets []string
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range parts {
+				targets = append(targets, a+b+c, a+"/"+b+"/"+c, a+"/"+b+c)
+			}
+		}
+	}
+	plain := 0
+	for _, target := range targets {
+		if !isPlainPath(target) {
+			continue
+		}
+		plain++
+		for _, dir := range []string{".", "a", "a/b"} {
+			for _, fromRoot := range []bool{false, true} {
+				gotP, gotV := ResolveTarget(dir, target, fromRoot)
+				wantP, wantV := resolveTarget(dir, target, fromRoot)
+				if gotP != wantP || gotV != wantV {
+					t.Errorf("ResolveTarget(%q, %q, %t) = %q, %v; full resolution %q, %v", dir, target, fromRoot, gotP, gotV, wantP, wantV)
+				}
+			}
+		}
+	}
+	if plain == 0 || plain == len(targets) {
+		t.Fatalf("%d of %d targets plain", plain, len(targets))
+	}
+	for _, target := range []string{"a/../b", "./a", "a/", "/a", "a//b", "a#x", "a%2e", "C:x", "a b", "é.md"} {
+		if isPlainPath(target) {
+			t.Errorf("isPlainPath(%q) = true", target)
+		}
+	}
+}

@@ -26,14 +26,14 @@ func (r *Report) OK() bool { return len(r.Findings) == 0 }
 // first. root must come from OpenRoot. Documents are read and parsed on all
 // cores while the directory walk goes on.
 func Verify(root string) *Report {
-	return verifyContent(diskContent{root: root})
+	return verifyContent(diskContent{root: root}, 0)
 }
 
 // verifyContent verifies a tree served by src: a directory on disk, or a
-// git index.
-func verifyContent(src content) *Report {
+// git index. entries, when known, is how many entries it holds.
+func verifyContent(src content, entries int) *Report {
 	jobs := make(chan []docJob, 64)
-	w := &walker{src: src, jobs: jobs, docs: map[string]bool{}, dirNodes: map[string]bool{}}
+	w := &walker{src: src, jobs: jobs, linkable: make(map[string]struct{}, entries)}
 
 	workers := runtime.GOMAXPROCS(0)
 	results := make([][]contracts.Finding, workers)
@@ -81,15 +81,20 @@ type docResult struct {
 	softLinks []SoftLink
 }
 
-// checkDocument reads, parses and checks one document and its Markdown links.
+// checkDocument reads, parses and checks one document and its Markdown
+// links, unless src already holds its result.
 func checkDocument(src content, x *LinkExtractor, buf *[]byte, j docJob) docResult {
-	if ic, ok := src.(*indexContent); ok && ic.results != nil {
-		if r, ok := ic.precomputed(j.rel); ok {
-			return r // VerifyIndexResults: computed by CheckDocument
-		}
+	if r, ok := src.precomputed(j); ok {
+		return r
 	}
-	res := docResult{rel: j.rel}
 	data, err := src.readFile(buf, j.rel, contracts.MaxDocumentBytes)
+	return checkBytes(x, j, data, err)
+}
+
+// checkBytes checks one document's bytes, or reports why they could not
+// be read.
+func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
+	res := docResult{rel: j.rel}
 	var big *tooLargeError
 	if errors.As(err, &big) {
 		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingDocumentUnreadable, Path: j.rel,
@@ -123,6 +128,11 @@ func checkDocument(src content, x *LinkExtractor, buf *[]byte, j docJob) docResu
 	return res
 }
 
+func (w *walker) isLinkable(p string) bool {
+	_, ok := w.linkable[p]
+	return ok
+}
+
 // checkSoftLink resolves one soft link against the walked index.
 func (w *walker) checkSoftLink(rel string, sl SoftLink) (contracts.Finding, bool) {
 	f := contracts.Finding{Path: rel, Line: sl.Line, Target: sl.Value}
@@ -132,7 +142,7 @@ func (w *walker) checkSoftLink(rel string, sl SoftLink) (contracts.Finding, bool
 		f.Code, f.Message = contracts.FindingSoftLinkPathEscape, "soft link leaves the tree"
 	case v == TargetExternal:
 		f.Code, f.Message = contracts.FindingSoftLinkBroken, "soft link is not a path in the tree"
-	case w.docs[p] || w.dirNodes[p]:
+	case w.isLinkable(p):
 		return f, false
 	default:
 		f.Code, f.Message = contracts.FindingSoftLinkBroken, fmt.Sprintf("soft link target %s is not a document or indexed directory of the tree", p)

@@ -16,13 +16,16 @@ type walker struct {
 	jobs     chan<- []docJob // the documents of one directory at a time
 	findings []contracts.Finding
 	scanned  contracts.Scanned
-	docs     map[string]bool // every regular content document
-	dirNodes map[string]bool // every content directory with a regular NODE.md
+	// linkable is what a soft link may name: every regular content
+	// document and every content directory with a regular NODE.md (a
+	// path is never both).
+	linkable map[string]struct{}
 }
 
 type docJob struct {
-	rel  string
-	root bool
+	rel   string
+	root  bool
+	entry fs.DirEntry // its entry in the directory listing
 }
 
 func (w *walker) add(code contracts.FindingCode, rel, msg string) {
@@ -64,14 +67,14 @@ func (w *walker) walkDir(rel string) {
 			if name == NodeFile {
 				hasNode = true
 			}
-			w.docs[child] = true
+			w.linkable[child] = struct{}{}
 			w.scanned.Documents++
 			if class == contracts.ClassMember {
 				w.scanned.Member++
 			} else {
 				w.scanned.Normal++
 			}
-			batch = append(batch, docJob{rel: child, root: rel == "." && name == NodeFile})
+			batch = append(batch, docJob{rel: child, root: rel == "." && name == NodeFile, entry: e})
 		default:
 			w.scanned.Assets++
 		}
@@ -81,7 +84,7 @@ func (w *walker) walkDir(rel string) {
 	}
 	switch {
 	case hasNode:
-		w.dirNodes[rel] = true
+		w.linkable[rel] = struct{}{}
 	case rel == ".":
 		w.add(contracts.FindingRootMissing, ".", "the tree root has no regular NODE.md")
 	default:

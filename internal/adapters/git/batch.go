@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Batch reads objects of one repository through `git cat-file --batch`:
@@ -225,6 +226,7 @@ func (b *Batch) streamFrom(s *stream, names []string, lo, hi int) error {
 		written <- err
 	}()
 	r := newObjectReader(stdout)
+	r.coalesce = true
 	var batch []streamed
 	size := 0
 	for i := lo; i < hi && err == nil; i++ {
@@ -288,7 +290,18 @@ type objectReader struct {
 	r          io.Reader
 	buf        []byte
 	start, end int // unparsed bytes: buf[start:end]
+	// coalesce, for bulk reads: after a read that found the pipe nearly
+	// empty, wait a little before the next, so that one read takes many
+	// objects instead of one wake-up per write git makes (three per
+	// object: header, content, newline).
+	coalesce bool
+	last     int // bytes the last read returned
 }
+
+const (
+	coalesceBelow = 32 << 10
+	coalesceWait  = 500 * time.Microsecond
+)
 
 // objectBufferSize is the size of each read buffer (an object larger than
 // what is left gets a buffer of its own size).
@@ -327,8 +340,11 @@ func (o *objectReader) next(name string) (id string, data []byte, err error) {
 			o.end = copy(nb, o.buf[o.start:o.end])
 			o.buf, o.start = nb, 0
 		}
+		if o.coalesce && o.last < coalesceBelow {
+			time.Sleep(coalesceWait)
+		}
 		n, err := o.r.Read(o.buf[o.end:])
-		o.end += n
+		o.end, o.last = o.end+n, n
 		if n == 0 && err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF

@@ -182,12 +182,14 @@ func (g *Git) HeadEntries(ctx context.Context, dir string, paths ...string) ([]I
 	return entries, nil
 }
 
-// StagedChanges lists the paths under the pathspecs whose index entry
-// differs from HEAD (all staged paths when there is no HEAD yet). With
+// StagedChanges lists the repository-relative paths under the pathspecs
+// (repository-relative too; none for the whole commit), whatever
+// directory of the work tree dir is, whose index entry differs from HEAD
+// (all staged paths when there is no HEAD yet). With
 // intentToAdd, entries added by `git add -N` count as new files; without,
 // they are invisible, as they are to a commit.
 func (g *Git) StagedChanges(ctx context.Context, dir string, intentToAdd bool, paths []string) ([]string, error) {
-	args := []string{"diff", "--cached", "--name-only", "-z", "--no-renames", "--ita-invisible-in-index"}
+	args := []string{"diff", "--cached", "--name-only", "--no-relative", "-z", "--no-renames", "--ita-invisible-in-index"}
 	if intentToAdd {
 		args = append(args[:len(args)-1], "--ita-visible-in-index", "--diff-filter=A")
 	}

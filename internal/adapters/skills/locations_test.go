@@ -22,7 +22,9 @@ func summarize(home string, locs []Location) []loc {
 	var out []loc
 	for _, l := range locs {
 		dir := l.Dir()
-		if rel, err := filepath.Rel(home, dir); err == nil && !strings.HasPrefix(rel, "..") {
+		// Below home unless a whole ".." segment leaves it (tree.Inside's
+		// rule; adapters cannot import tree).
+		if rel, err := filepath.Rel(home, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			dir = "~/" + rel
 		}
 		out = append(out, loc{l.Name, strings.Join(l.Hosts, ","), dir, l.Install})

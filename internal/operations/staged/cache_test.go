@@ -1,4 +1,4 @@
-package operations
+package staged
 
 import (
 	"bytes"
@@ -23,13 +23,13 @@ import (
 type stagedRepo struct {
 	t   *testing.T
 	dir string
-	env Env
+	g   *git.Git
 }
 
 func newStagedRepo(t *testing.T, docs int) *stagedRepo {
 	t.Helper()
 	r := &stagedRepo{t: t, dir: t.TempDir()}
-	r.env = Env{Dir: r.dir, Git: git.New()}
+	r.g = git.New()
 	if err := treegen.Generate(filepath.Join(r.dir, "docs/ctx"), treegen.Options{Seed: 5, Docs: docs, WideChildren: 20}); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func (r *stagedRepo) write(name, content string) {
 func (r *stagedRepo) fullVerify() *tree.Report {
 	r.t.Helper()
 	ctx := context.Background()
-	entries, err := r.env.Git.IndexEntries(ctx, r.dir, "docs/ctx")
+	entries, err := r.g.IndexEntries(ctx, r.dir, "docs/ctx")
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func (r *stagedRepo) fullVerify() *tree.Report {
 	}
 	blobs := map[string][]byte{}
 	i := 0
-	objects, err := r.env.Git.OpenBatch(ctx, r.dir)
+	objects, err := r.g.OpenBatch(ctx, r.dir)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -93,15 +93,15 @@ func (r *stagedRepo) fullVerify() *tree.Report {
 	return tree.VerifyIndex(tes, blobs)
 }
 
-// check runs VerifyStaged and compares it with the reference.
+// check runs Verify and compares it with the reference.
 func (r *stagedRepo) check(stage string) {
 	r.t.Helper()
-	rep, err := VerifyStaged(context.Background(), r.env)
+	rep, err := Verify(context.Background(), r.g, r.dir)
 	if err != nil {
-		r.t.Fatalf("%s: VerifyStaged: %v", stage, err)
+		r.t.Fatalf("%s: Verify: %v", stage, err)
 	}
 	if len(rep.Trees) != 1 {
-		r.t.Fatalf("%s: VerifyStaged verified %d trees (note %q)", stage, len(rep.Trees), rep.Note)
+		r.t.Fatalf("%s: Verify verified %d trees (note %q)", stage, len(rep.Trees), rep.Note)
 	}
 	want := r.fullVerify()
 	got := rep.Trees[0]
@@ -117,14 +117,14 @@ func (r *stagedRepo) check(stage string) {
 }
 
 func (r *stagedRepo) cacheFile() string {
-	return filepath.Join(r.dir, ".git", stagedCacheDir, stagedCacheName)
+	return filepath.Join(r.dir, ".git", cacheDir, cacheName)
 }
 
-// TestStagedCacheEqualsFullVerify: verify --staged with the per-document
+// TestCacheEqualsFullVerify: verify --staged with the per-document
 // cache (cold, warm, after edits, deletions and renames, with a corrupt or
 // foreign cache file) reports exactly what a full verify of the index
 // reports, for a tree with every kind of finding.
-func TestStagedCacheEqualsFullVerify(t *testing.T) {
+func TestCacheEqualsFullVerify(t *testing.T) {
 	r := newStagedRepo(t, 400)
 	// Findings of every kind a document or the tree structure can have.
 	r.write("docs/ctx/bad/NODE.md", "---\ndescription: no title\nsoft_links: [gone.md, /../up.md, https://example.com/x]\n---\n\n[out](../../../etc/passwd)\n")
@@ -178,7 +178,7 @@ func TestStagedCacheEqualsFullVerify(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no journal: %v", err)
 	}
-	if recs, err := decodeStagedCache(journal, cacheFingerprint()); err != nil || len(recs) != 1 || recs[0].key.rel != "bad/nofm.md" {
+	if recs, err := decodeCache(journal, cacheFingerprint()); err != nil || len(recs) != 1 || recs[0].key.rel != "bad/nofm.md" {
 		t.Errorf("journal = %+v, %v; want the one changed document", recs, err)
 	}
 	r.check("journal read back")
@@ -215,9 +215,9 @@ func TestStagedCacheEqualsFullVerify(t *testing.T) {
 	data[len(data)/2] ^= 0xff
 	os.WriteFile(r.cacheFile(), data, 0o644)
 	r.check("corrupt cache")
-	os.WriteFile(r.cacheFile(), encodeStagedCache("another binary", nil), 0o644)
+	os.WriteFile(r.cacheFile(), encodeCache("another binary", nil), 0o644)
 	r.check("foreign cache")
-	if _, err := decodeStagedCache(encodeStagedCache("x", nil), "y"); err == nil {
+	if _, err := decodeCache(encodeCache("x", nil), "y"); err == nil {
 		t.Errorf("a cache with another fingerprint decoded")
 	}
 
@@ -229,14 +229,14 @@ func TestStagedCacheEqualsFullVerify(t *testing.T) {
 
 	// Nothing staged: the fast path, no report.
 	r.git("commit", "-q", "--no-verify", "-m", "all")
-	rep, err := VerifyStaged(context.Background(), r.env)
+	rep, err := Verify(context.Background(), r.g, r.dir)
 	if err != nil || len(rep.Trees) != 0 || rep.Note == "" {
 		t.Errorf("nothing staged: %+v, %v", rep, err)
 	}
 }
 
-// TestStagedCacheRoundTrip encodes and decodes every field.
-func TestStagedCacheRoundTrip(t *testing.T) {
+// TestCacheRoundTrip encodes and decodes every field.
+func TestCacheRoundTrip(t *testing.T) {
 	in := []cacheRecord{
 		{cacheKey{"b/é.md", "4567"}, tree.DocResult{
 			Findings:  []contracts.Finding{{Code: contracts.FindingSoftLinkBroken, Message: "m", Path: "b/é.md", Line: 7, Target: "t"}},
@@ -246,7 +246,7 @@ func TestStagedCacheRoundTrip(t *testing.T) {
 		{cacheKey{"a.md", "0000"}, tree.DocResult{SoftLinks: []tree.SoftLink{{Value: "b", Line: 1}}}},
 		{cacheKey{"a.md", "0123"}, tree.DocResult{}}, // a duplicate: kept once
 	}
-	out, err := decodeStagedCache(encodeStagedCache("fp", in), "fp")
+	out, err := decodeCache(encodeCache("fp", in), "fp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,15 +254,15 @@ func TestStagedCacheRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(want, out, cmp.AllowUnexported(cacheRecord{}, cacheKey{})); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
-	enc := encodeStagedCache("fp", in)
+	enc := encodeCache("fp", in)
 	for i := range enc {
 		bad := append([]byte(nil), enc...)
 		bad[i] ^= 0x55
-		if _, err := decodeStagedCache(bad, "fp"); err == nil {
+		if _, err := decodeCache(bad, "fp"); err == nil {
 			t.Fatalf("a cache with byte %d flipped decoded", i)
 		}
 	}
-	if _, err := decodeStagedCache(enc[:len(enc)-1], "fp"); err == nil {
+	if _, err := decodeCache(enc[:len(enc)-1], "fp"); err == nil {
 		t.Errorf("a truncated cache decoded")
 	}
 }

@@ -1,6 +1,6 @@
-package operations
+package staged
 
-// The staged cache keeps verify --staged fast on large trees: what one
+// The cache keeps verify --staged fast on large trees: what one
 // document yields on its own (tree.DocResult: its findings and its soft
 // links) depends only on its tree-relative path and its bytes, so it is
 // kept per (path, blob id) in <git common dir>/context-tree/staged-cache
@@ -10,9 +10,9 @@ package operations
 // whole index on every run, so the report equals a full verify of the
 // index (TestStagedCacheEqualsFullVerify).
 //
-// The file is a cache, never a source of truth: it is written atomically
-// (a temporary file renamed over it, no fsync: a torn or foreign file fails
-// its CRC-32C and is ignored) and keyed to the binary that wrote it (format
+// The file is a cache, never a source of truth: it is replaced atomically
+// (adapters/atomicfile; a torn or foreign file fails its CRC-32C and is
+// ignored anyway) and keyed to the binary that wrote it (format
 // version, build version, executable size and modification time: other
 // rules, other results). A run that parsed documents adds their records to
 // a journal beside it (staged-cache.journal); when the journal grows past
@@ -30,27 +30,26 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/buildinfo"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 const (
-	stagedCacheDir   = "context-tree"
-	stagedCacheName  = "staged-cache"
-	stagedCacheMagic = "git-context-tree staged cache 1\n"
+	cacheDir   = "context-tree"
+	cacheName  = "staged-cache"
+	cacheMagic = "git-context-tree staged cache 1\n"
 )
 
 var crc32c = crc32.MakeTable(crc32.Castagnoli)
 
-// stagedDoc is a document of a tree in the index.
-type stagedDoc struct {
+// doc is a document of a tree in the index.
+type doc struct {
 	rel string // tree-relative
 	id  string // blob id
 }
@@ -82,7 +81,7 @@ type cacheRecord struct {
 	res tree.DocResult
 }
 
-type stagedCache struct {
+type cache struct {
 	file        string // "" when there is nowhere to keep it
 	fingerprint string
 	records     []byte // the file's records, validated, sorted by (rel, id)
@@ -94,24 +93,24 @@ type stagedCache struct {
 	added   []cacheRecord // this run's new records
 	// seenDocs and seenResults are the documents of each tree this run
 	// verified and their results: what save writes.
-	seenDocs    [][]stagedDoc
+	seenDocs    [][]doc
 	seenResults [][]tree.DocResult
 	parsed      int // documents this run parsed (cache misses)
 }
 
-// openStagedCache loads the cache of the repository whose common git dir
-// is commonDir; an unreadable, foreign or stale file is an empty cache.
-func openStagedCache(commonDir string) *stagedCache {
-	c := &stagedCache{fingerprint: cacheFingerprint()}
+// openCache loads the cache of the repository whose common git dir is
+// commonDir; an unreadable, foreign or stale file is an empty cache.
+func openCache(commonDir string) *cache {
+	c := &cache{fingerprint: cacheFingerprint()}
 	if commonDir == "" {
 		return c
 	}
-	c.file = filepath.Join(commonDir, stagedCacheDir, stagedCacheName)
+	c.file = filepath.Join(commonDir, cacheDir, cacheName)
 	if data, err := os.ReadFile(c.file); err == nil {
 		c.records, c.count, _ = openCacheRecords(data, c.fingerprint)
 	}
 	if data, err := os.ReadFile(c.file + journalSuffix); err == nil {
-		c.journal, _ = decodeStagedCache(data, c.fingerprint)
+		c.journal, _ = decodeCache(data, c.fingerprint)
 	}
 	return c
 }
@@ -121,7 +120,7 @@ func openStagedCache(commonDir string) *stagedCache {
 // development binary has the same version but another file).
 func cacheFingerprint() string {
 	v := buildinfo.Read()
-	fp := fmt.Sprintf("%s|%s|%s|%t|%s|doc%d", stagedCacheMagic, v.Version, v.Revision, v.Modified, v.GoVersion, contracts.DocumentVersion)
+	fp := fmt.Sprintf("%s|%s|%s|%t|%s|doc%d", cacheMagic, v.Version, v.Revision, v.Modified, v.GoVersion, contracts.DocumentVersion)
 	if exe, err := os.Executable(); err == nil {
 		if fi, err := os.Stat(exe); err == nil {
 			fp += fmt.Sprintf("|%s|%d|%d", exe, fi.Size(), fi.ModTime().UnixNano())
@@ -131,11 +130,11 @@ func cacheFingerprint() string {
 }
 
 // results returns the DocResult of every document of one tree (docs in
-// path order, as the index lists them), from the cache or computed from
-// its blob (read through objects, parsed on all cores). The cache is read
-// alongside docs, record after record: no map of it is built.
-func (c *stagedCache) results(docs []stagedDoc, objects *git.Batch) (map[string]tree.DocResult, error) {
-	out := make(map[string]tree.DocResult, len(docs))
+// path order, as the index lists them; results[i] is docs[i]'s), from the
+// cache or computed from its blob (read through objects' Stream, parsed
+// on all cores as blobs arrive). The cache is read alongside docs, record
+// after record: no map of it is built.
+func (c *cache) results(docs []doc, objects *git.Batch) ([]tree.DocResult, error) {
 	var misses []int // indexes into docs
 	found := make([]tree.DocResult, len(docs))
 	d := cacheDecoder{b: c.records}
@@ -176,35 +175,20 @@ func (c *stagedCache) results(docs []stagedDoc, objects *git.Batch) (map[string]
 		}
 	}
 	if len(misses) > 0 {
-		type job struct {
-			i    int
-			data []byte
-		}
-		jobs := make(chan job, 64)
-		var wg sync.WaitGroup
-		for range runtime.GOMAXPROCS(0) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for j := range jobs {
-					found[j.i] = tree.CheckDocument(docs[j.i].rel, j.data)
-				}
-			}()
-		}
+		// Read through git on every core, each document parsed as its
+		// blob arrives.
 		ids := make([]string, len(misses))
 		for k, i := range misses {
 			ids[k] = docs[i].id
 		}
-		err := objects.Objects(ids, func(k int, id string, data []byte) error {
+		err := objects.Stream(ids, func(k int, id string, data []byte) error {
 			doc := docs[misses[k]]
 			if id == "" {
 				return fmt.Errorf("blob %s of %s is missing", doc.id, doc.rel)
 			}
-			jobs <- job{misses[k], data}
+			found[misses[k]] = tree.CheckDocument(doc.rel, data)
 			return nil
 		})
-		close(jobs)
-		wg.Wait()
 		if err != nil {
 			return nil, err
 		}
@@ -213,11 +197,8 @@ func (c *stagedCache) results(docs []stagedDoc, objects *git.Batch) (map[string]
 			c.added = append(c.added, cacheRecord{cacheKey{docs[i].rel, docs[i].id}, found[i]})
 		}
 	}
-	for i, doc := range docs {
-		out[doc.rel] = found[i]
-	}
 	c.seenDocs, c.seenResults = append(c.seenDocs, docs), append(c.seenResults, found)
-	return out, nil
+	return found, nil
 }
 
 // journalSuffix names the journal beside the cache file.
@@ -227,12 +208,12 @@ const journalSuffix = ".journal"
 // journal while it stays small (at most an eighth of the file, or 256
 // records), else by writing the file whole with exactly the documents
 // this run saw, and no journal.
-func (c *stagedCache) save() {
+func (c *cache) save() {
 	if c.file == "" || c.parsed == 0 {
 		return
 	}
 	if journal := append(slices.Clone(c.journal), c.added...); c.count > 0 && len(journal) <= max(256, c.count/8) {
-		writeAtomic(c.file+journalSuffix, encodeStagedCache(c.fingerprint, journal))
+		writeAtomic(c.file+journalSuffix, encodeCache(c.fingerprint, journal))
 		return
 	}
 	var records []cacheRecord
@@ -241,29 +222,17 @@ func (c *stagedCache) save() {
 			records = append(records, cacheRecord{cacheKey{doc.rel, doc.id}, c.seenResults[t][i]})
 		}
 	}
-	if writeAtomic(c.file, encodeStagedCache(c.fingerprint, records)) {
+	if writeAtomic(c.file, encodeCache(c.fingerprint, records)) {
 		os.Remove(c.file + journalSuffix)
 	}
 }
 
-// writeAtomic replaces a file by renaming a new one over it (no fsync: a
-// torn file fails its CRC and is ignored).
+// writeAtomic replaces a file of the cache; failing only costs time.
 func writeAtomic(name string, data []byte) bool {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return false
 	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return false
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), name) != nil {
-		os.Remove(tmp.Name())
-		return false
-	}
-	return true
+	return atomicfile.Write(name, data, 0o600) == nil
 }
 
 // The file (and the journal): magic, fingerprint, record count, records sorted by path then
@@ -271,12 +240,12 @@ func writeAtomic(name string, data []byte) bool {
 // (big-endian). Strings and numbers are uvarint-length-prefixed and
 // uvarints.
 
-func encodeStagedCache(fingerprint string, records []cacheRecord) []byte {
+func encodeCache(fingerprint string, records []cacheRecord) []byte {
 	records = slices.Clone(records)
 	slices.SortFunc(records, func(a, b cacheRecord) int { return a.key.compare(b.key.rel, b.key.id) })
 	records = slices.CompactFunc(records, func(a, b cacheRecord) bool { return a.key == b.key })
 	b := make([]byte, 0, 64+len(records)*128)
-	b = append(b, stagedCacheMagic...)
+	b = append(b, cacheMagic...)
 	b = appendString(b, fingerprint)
 	b = binary.AppendUvarint(b, uint64(len(records)))
 	for _, rec := range records {
@@ -308,14 +277,14 @@ var errCacheCorrupt = errors.New("staged cache: corrupt")
 // openCacheRecords checks a cache file (its CRC, its fingerprint, that
 // every record decodes and that they are in order) and returns its records.
 func openCacheRecords(data []byte, fingerprint string) (records []byte, count int, err error) {
-	if len(data) < len(stagedCacheMagic)+4 || !bytes.HasPrefix(data, []byte(stagedCacheMagic)) {
+	if len(data) < len(cacheMagic)+4 || !bytes.HasPrefix(data, []byte(cacheMagic)) {
 		return nil, 0, errCacheCorrupt
 	}
 	body, sum := data[:len(data)-4], binary.BigEndian.Uint32(data[len(data)-4:])
 	if crc32.Checksum(body, crc32c) != sum {
 		return nil, 0, errCacheCorrupt
 	}
-	d := cacheDecoder{b: body[len(stagedCacheMagic):]}
+	d := cacheDecoder{b: body[len(cacheMagic):]}
 	if d.string() != fingerprint || d.err != nil {
 		return nil, 0, errors.New("staged cache: written by another binary")
 	}
@@ -336,8 +305,8 @@ func openCacheRecords(data []byte, fingerprint string) (records []byte, count in
 	return records, n, nil
 }
 
-// decodeStagedCache reads every record of a cache file (for tests).
-func decodeStagedCache(data []byte, fingerprint string) ([]cacheRecord, error) {
+// decodeCache reads every record of a cache file (for tests).
+func decodeCache(data []byte, fingerprint string) ([]cacheRecord, error) {
 	records, n, err := openCacheRecords(data, fingerprint)
 	if err != nil {
 		return nil, err

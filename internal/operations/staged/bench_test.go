@@ -1,0 +1,178 @@
+package staged
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/treegen"
+)
+
+// BenchmarkVerifyStaged measures the pre-commit check as git runs it (the
+// built binary, exec'd) against what git itself needs, on a repository
+// whose declared tree (docs/ctx) has 100,000 documents (5,000 with
+// -short), all committed. Each sub-benchmark runs its pair side by side,
+// alternating, so load from other work falls on both alike, and reports
+// the median of each (ms) and their ratio:
+//
+//   - ColdLoose, ColdPacked: `verify --staged` with one document staged
+//     and no cache (the first run after install, upgrade or clone)
+//     against `verify docs/ctx` of the same files on disk; first with
+//     every object loose (just added), then packed (as after a clone).
+//     Goal: at most 2x.
+//   - OneStaged: one modified document staged, every result cached,
+//     against `git status --porcelain`. Goal: at most 1.5x.
+//   - OneStagedNew: the same, the staged document new each time (one
+//     cache miss, the journal written): what a commit's hook meets.
+//   - NothingStaged: nothing under the tree staged (the fast path)
+//     against `git diff --cached --quiet`. Goal: at most 1.3x.
+//
+// Run it with
+//
+//	go test -run '^$' -bench BenchmarkVerifyStaged -benchtime 10x ./internal/operations/staged/
+//
+// GCT_BENCH_BASELINE=<binary> runs another build's `verify --staged` in
+// the same rotation (reported as base-ms and base-ratio): before and after
+// side by side.
+func BenchmarkVerifyStaged(b *testing.B) {
+	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
+		b.Skip("run with -bench")
+	}
+	docs := 100_000
+	if testing.Short() {
+		docs = 5_000
+	}
+	tmp := b.TempDir()
+	bin := filepath.Join(tmp, "git-context-tree")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../../cmd/git-context-tree").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	base := os.Getenv("GCT_BENCH_BASELINE")
+	repo := filepath.Join(tmp, "repo")
+	tree := filepath.Join(repo, "docs", "ctx")
+	if err := treegen.Generate(tree, treegen.Options{Seed: 1, Docs: docs}); err != nil {
+		b.Fatal(err)
+	}
+	cfg := `{"schemaVersion": 3, "trees": [{"kind": "directory", "path": "docs/ctx"}]}` + "\n"
+	if err := os.WriteFile(filepath.Join(repo, contracts.ConfigFile), []byte(cfg), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	git := func(args ...string) string {
+		b.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=Bench", "-c", "user.email=bench@example.com", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "maintenance.auto=false"}, args...)...)
+		cmd.Dir = repo
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			b.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	git("init", "-q")
+	git("config", "gc.auto", "0")
+	git("add", "-A")
+	git("commit", "-q", "-m", "tree")
+	git("status", "--porcelain") // a warm index, as a user's would be
+
+	// command runs a command in the repository; ok lists the exit codes that
+	// are not failures.
+	command := func(name string, args []string, ok ...int) func() {
+		return func() {
+			cmd := exec.Command(name, args...)
+			cmd.Dir = repo
+			out, err := cmd.CombinedOutput()
+			if ee, isExit := err.(*exec.ExitError); isExit && slices.Contains(ok, ee.ExitCode()) {
+				err = nil
+			}
+			if err != nil {
+				b.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+			}
+		}
+	}
+	staged := command(bin, []string{"verify", "--staged"})
+	var baseStaged func()
+	if base != "" {
+		baseStaged = command(base, []string{"verify", "--staged"})
+	}
+	cachePath := filepath.Join(repo, ".git", cacheDir)
+	dropCache := func() {
+		if err := os.RemoveAll(cachePath); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// side runs ours, the baseline's (if any) and the reference in turn,
+	// before each of them prepare (not timed), and reports the medians.
+	side := func(b *testing.B, prepare func(), reference func(), refName string) {
+		var ours, theirs, ref []time.Duration
+		timed := func(f func(), into *[]time.Duration) {
+			b.StopTimer()
+			prepare()
+			b.StartTimer()
+			start := time.Now()
+			f()
+			*into = append(*into, time.Since(start))
+		}
+		for b.Loop() {
+			timed(staged, &ours)
+			if baseStaged != nil {
+				timed(baseStaged, &theirs)
+			}
+			timed(reference, &ref)
+		}
+		b.ReportMetric(median(ours), "ms")
+		b.ReportMetric(median(ref), refName+"-ms")
+		b.ReportMetric(median(ours)/median(ref), "ratio")
+		if baseStaged != nil {
+			b.ReportMetric(median(theirs), "base-ms")
+			b.ReportMetric(median(theirs)/median(ref), "base-ratio")
+		}
+		b.ReportMetric(0, "ns/op")
+	}
+	nothing := func() {}
+
+	// One document, modified validly.
+	doc := filepath.Join(tree, "NODE.md")
+	orig, err := os.ReadFile(doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	edited := append(append([]byte(nil), orig...), "\nOne more line.\n"...)
+	if err := os.WriteFile(doc, edited, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	git("add", "docs/ctx/NODE.md")
+	disk := command(bin, []string{"verify", "docs/ctx"})
+
+	b.Run("ColdLoose", func(b *testing.B) { side(b, dropCache, disk, "disk-verify") })
+	git("repack", "-adq")
+	git("prune-packed")
+	b.Run("ColdPacked", func(b *testing.B) { side(b, dropCache, disk, "disk-verify") })
+	status := command("git", []string{"status", "--porcelain"})
+	b.Run("OneStaged", func(b *testing.B) { side(b, nothing, status, "git-status") })
+	// What a hook meets: a document staged with content never verified
+	// before (one cache miss, and the journal written).
+	n := 0
+	stageNew := func() {
+		n++
+		if err := os.WriteFile(doc, fmt.Appendf(append([]byte(nil), edited...), "Edit %d.\n", n), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		git("add", "docs/ctx/NODE.md")
+	}
+	b.Run("OneStagedNew", func(b *testing.B) { side(b, stageNew, status, "git-status") })
+	git("reset", "-q") // leaves the cache tree of docs/ctx invalid: hashed
+	diff := command("git", []string{"diff", "--cached", "--quiet"}, 1)
+	b.Run("NothingStaged", func(b *testing.B) { side(b, nothing, diff, "git-diff-cached") })
+}
+
+func median(ds []time.Duration) float64 {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return float64(s[len(s)/2]) / float64(time.Millisecond)
+}

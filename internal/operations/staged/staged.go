@@ -1,0 +1,355 @@
+// Package staged is verify --staged, the pre-commit check: every tree the
+// project declares inside the repository, verified exactly as the index
+// holds it, with a per-document result cache (cache.go) so that a commit
+// that stages one document parses one document. All repository work goes
+// through host git (internal/adapters/git).
+package staged
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
+)
+
+// Verify verifies every tree the project declares inside the repository at
+// dir exactly as the index holds it: what is being committed, partial
+// commits included (the inherited GIT_INDEX_FILE is the index read;
+// intent-to-add entries, which a commit leaves out, are left out). The
+// project configuration is read from the index too. It never writes the
+// index or the work tree. When nothing staged lies in a declared tree and
+// the configuration is unchanged, it parses nothing and lists no index.
+//
+// The fast path is three git processes started at once: where the
+// repository is (rev-parse), what the commit changes (one diff of the
+// whole commit) and the object reader (cat-file); the configuration's
+// entry is read from HEAD (ls-tree) while the diff runs, and from the
+// index only when the commit changes it.
+func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyReport, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	changedC := async(func() ([]string, error) { return g.StagedChanges(ctx, dir, false, nil) })
+	batchC := async(func() (*git.Batch, error) { return g.OpenBatch(ctx, dir) })
+	defer func() {
+		if b, err := batchC.wait(); err == nil {
+			b.Close()
+		}
+	}()
+	loc, err := g.LocateIndex(ctx, dir)
+	if err != nil {
+		return nil, gitErr(err)
+	}
+	if loc == nil {
+		return nil, contracts.Errorf(contracts.CodeNoRepository, "verify --staged needs a git work tree; %s is not in one", dir)
+	}
+	r := &run{g: g, dir: dir, top: tree.RealPath(loc.Top), commonDir: loc.CommonDir}
+	// The configuration's candidates, as HEAD has them, while the diff runs.
+	candidates := r.configCandidates()
+	headC := async(func() ([]git.IndexEntry, error) { return g.HeadEntries(ctx, r.top, candidates...) })
+	changed, err := changedC.wait()
+	if err != nil {
+		return nil, gitErr(err)
+	}
+	if r.objects, err = batchC.wait(); err != nil {
+		return nil, gitErr(err)
+	}
+	rep := &contracts.VerifyReport{SchemaVersion: contracts.CLIVersion, OK: true, Trees: []contracts.TreeReport{}}
+	cfgEntry, cfg, err := r.config(ctx, candidates, changed, headC)
+	if err != nil {
+		return nil, err
+	}
+	if cfg == nil {
+		rep.Note = "no " + contracts.ConfigFile + " is staged: this commit declares no trees"
+		return rep, nil
+	}
+	cfgFile := filepath.Join(r.top, filepath.FromSlash(cfgEntry.Path))
+	p := &sources.Project{Checkout: r.top, Root: filepath.Dir(cfgFile), ConfigFile: cfgFile, Config: cfg}
+	conns, err := p.Connections()
+	if err != nil {
+		return nil, err
+	}
+	trees := r.declaredTrees(conns)
+	if len(trees) == 0 {
+		rep.Note = "the project declares no tree inside this repository"
+		return rep, nil
+	}
+	if !touches(changed, cfgEntry.Path, trees) {
+		rep.Note = "nothing staged in a declared tree"
+		return rep, nil
+	}
+
+	// Something in a tree is staged: list the trees' index entries while
+	// the cache is read.
+	prefixes := make([]string, len(trees))
+	for i, t := range trees {
+		prefixes[i] = t.prefix
+	}
+	cacheC := async(func() (*cache, error) { return openCache(r.commonDir), nil })
+	listed, err := g.IndexEntries(ctx, r.top, prefixes...)
+	if err != nil {
+		return nil, gitErr(err)
+	}
+	ix := git.NewIndex(listed)
+	if ita, err := r.intentToAdd(ctx, listed, changed, prefixes); err != nil {
+		return nil, err
+	} else {
+		ix.Drop(ita)
+	}
+	r.cache, _ = cacheC.wait()
+	for _, t := range trees {
+		tr, err := r.verifyTree(ctx, ix, t)
+		if err != nil {
+			return nil, err
+		}
+		if tr == nil {
+			continue // in a submodule: committed in its own repository
+		}
+		rep.Trees = append(rep.Trees, *tr)
+		rep.OK = rep.OK && tr.OK
+	}
+	r.cache.save()
+	return rep, nil
+}
+
+// run is one verify --staged.
+type run struct {
+	g         *git.Git
+	dir       string
+	top       string // the work tree's top, real
+	commonDir string
+	objects   *git.Batch
+	cache     *cache
+}
+
+// declared is a declared directory tree inside the repository.
+type declared struct {
+	prefix string // repository-relative, "." for the whole repository
+	conn   sources.Connection
+}
+
+func (r *run) declaredTrees(conns []sources.Connection) []declared {
+	var trees []declared
+	for _, c := range conns {
+		if c.Source.Kind != contracts.SourceDirectory {
+			continue // git sources are committed in their own repositories
+		}
+		if rel, ok := r.repoRelative(c.Dir); ok {
+			trees = append(trees, declared{prefix: rel, conn: c})
+		}
+	}
+	return trees
+}
+
+// repoRelative turns an absolute path into a repository-relative one.
+func (r *run) repoRelative(abs string) (string, bool) {
+	rel, ok := tree.Inside(r.top, tree.RealPath(abs))
+	return filepath.ToSlash(rel), ok
+}
+
+// configCandidates lists, repository-relative and nearest first, where the
+// project configuration may be: from the command's directory up to the
+// top of the work tree, as discovery walks the disk.
+func (r *run) configCandidates() []string {
+	var out []string
+	for _, c := range sources.ConfigCandidates(tree.RealPath(r.dir), r.top) {
+		if rel, ok := r.repoRelative(c); ok {
+			out = append(out, rel)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{contracts.ConfigFile}
+	}
+	return out
+}
+
+// config reads the project configuration as staged: the nearest
+// candidate the index holds. A candidate the commit does not change is the
+// same in HEAD, which git reads without loading the index. cfg is nil when
+// no configuration is in the index.
+func (r *run) config(ctx context.Context, candidates, changed []string, head *pending[[]git.IndexEntry]) (git.IndexEntry, *contracts.Config, error) {
+	listed, err := head.wait()
+	if slices.ContainsFunc(candidates, func(c string) bool { return slices.Contains(changed, c) }) {
+		if listed, err = r.g.IndexEntries(ctx, r.top, candidates...); err == nil {
+			var ita []string
+			if ita, err = r.intentToAdd(ctx, listed, changed, candidates); err == nil {
+				ix := git.NewIndex(listed)
+				ix.Drop(ita)
+				listed = ix.Under(".")
+			}
+		}
+	}
+	if err != nil {
+		return git.IndexEntry{}, nil, gitErr(err)
+	}
+	found := git.NewIndex(listed)
+	for _, c := range candidates {
+		e, ok := found.Lookup(c)
+		if !ok {
+			continue
+		}
+		file := filepath.Join(r.top, filepath.FromSlash(c))
+		if e.Mode != "100644" && e.Mode != "100755" {
+			return e, nil, contracts.Errorf(contracts.CodeConfigInvalid, "invalid project configuration %s (staged): it is staged as a symlink or submodule, not a regular file", file).
+				WithDetails(map[string]any{"file": file})
+		}
+		var data []byte
+		err := r.objects.Objects([]string{e.ID}, func(_ int, id string, b []byte) error {
+			if id == "" {
+				return errors.New("the staged configuration's blob " + e.ID + " is missing")
+			}
+			data = b
+			return nil
+		})
+		if err != nil {
+			return e, nil, gitErr(err)
+		}
+		cfg, err := sources.ParseConfig(file+" (staged)", data)
+		return e, cfg, err
+	}
+	return git.IndexEntry{}, nil, nil
+}
+
+// touches reports whether the commit changes the configuration or
+// anything in a declared tree.
+func touches(changed []string, cfg string, trees []declared) bool {
+	for _, p := range changed {
+		if p == cfg {
+			return true
+		}
+		for _, t := range trees {
+			if under(p, t.prefix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// under reports whether a repository-relative path is dir or lies below
+// it ("." holds everything).
+func under(p, dir string) bool {
+	return dir == "." || p == dir || (len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir)
+}
+
+// emptyBlobs are the ids of the empty blob (SHA-1 and SHA-256
+// repositories): the id git lists for an intent-to-add entry.
+var emptyBlobs = []string{
+	"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+	"473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813",
+}
+
+// intentToAdd lists the entries among listed (under paths) added with `git
+// add -N`, which a commit leaves out: new in a diff that shows them,
+// absent from the one that does not. git lists such an entry with the
+// empty blob's id, so the second diff runs only when an entry has it.
+func (r *run) intentToAdd(ctx context.Context, listed []git.IndexEntry, changed, paths []string) ([]string, error) {
+	if !slices.ContainsFunc(listed, func(e git.IndexEntry) bool {
+		return slices.Contains(emptyBlobs, e.ID) || (len(e.ID) != 40 && len(e.ID) != 64)
+	}) {
+		return nil, nil
+	}
+	added, err := r.g.StagedChanges(ctx, r.top, true, paths)
+	if err != nil {
+		return nil, gitErr(err)
+	}
+	visible := make(map[string]bool, len(changed))
+	for _, p := range changed {
+		visible[p] = true
+	}
+	return slices.DeleteFunc(added, func(p string) bool { return visible[p] }), nil
+}
+
+// verifyTree verifies one tree from its index entries, each document's
+// result cached by path and blob id or computed from its blob.
+func (r *run) verifyTree(ctx context.Context, ix *git.Index, t declared) (*contracts.TreeReport, error) {
+	entries := ix.Under(t.prefix)
+	root := filepath.Join(r.top, filepath.FromSlash(t.prefix))
+	if len(entries) == 0 || (len(entries) == 1 && entries[0].Path == t.prefix && entries[0].Mode == "160000") {
+		if inOther, err := r.inOtherRepository(ctx, t.conn.Dir); err != nil || inOther {
+			return nil, err
+		}
+	}
+	tes := make([]tree.IndexEntry, 0, len(entries))
+	var docs []doc
+	var at []int // docs[k] is tes[at[k]]
+	for _, e := range entries {
+		if e.Path == t.prefix {
+			continue // the root itself staged as a file: the tree has no root
+		}
+		rel := e.Path
+		if t.prefix != "." {
+			rel = strings.TrimPrefix(e.Path, t.prefix+"/")
+		}
+		te := tree.IndexEntry{Path: rel, Mode: e.Mode}
+		if tree.WantsBlob(te) {
+			docs = append(docs, doc{rel: te.Path, id: e.ID})
+			at = append(at, len(tes))
+		}
+		tes = append(tes, te)
+	}
+	found, err := r.cache.results(docs, r.objects)
+	if err != nil {
+		return nil, gitErr(err)
+	}
+	results := make([]tree.DocResult, len(tes))
+	for k, i := range at {
+		results[i] = found[k]
+	}
+	rep := tree.VerifyIndexResults(tes, results)
+	return &contracts.TreeReport{Root: root, Selector: t.conn.Exact, OK: rep.OK(), Findings: rep.Findings, Scanned: rep.Scanned}, nil
+}
+
+// inOtherRepository reports a tree directory that lies in another
+// repository's work tree (a submodule, a nested clone): this repository's
+// index does not hold it.
+func (r *run) inOtherRepository(ctx context.Context, dir string) (bool, error) {
+	if !isDir(dir) {
+		return false, nil
+	}
+	other, err := r.g.Toplevel(ctx, git.Isolated, dir)
+	if err != nil {
+		return false, gitErr(err)
+	}
+	return other != "" && tree.RealPath(other) != r.top, nil
+}
+
+func isDir(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.IsDir()
+}
+
+func gitErr(err error) error {
+	var ce *contracts.Error
+	if err == nil || errors.As(err, &ce) {
+		return err
+	}
+	return contracts.Errorf(contracts.CodeGit, "%v", err)
+}
+
+// pending is a result being computed by another goroutine.
+type pending[T any] struct {
+	done chan struct{}
+	v    T
+	err  error
+}
+
+func async[T any](f func() (T, error)) *pending[T] {
+	p := &pending[T]{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.v, p.err = f()
+	}()
+	return p
+}
+
+func (p *pending[T]) wait() (T, error) {
+	<-p.done
+	return p.v, p.err
+}
