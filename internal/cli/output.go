@@ -3,12 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // emit prints a result: the contract JSON with --json, else the text form.
@@ -50,7 +50,7 @@ func (c *Context) writeJSON(v any) error {
 // directory when below it, C-quoted when it holds control characters (as
 // git's core.quotePath does) so one path stays on one line.
 func (c *Context) display(p string) string {
-	if rel, err := filepath.Rel(c.Env.Dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, ok := tree.Inside(c.Env.Dir, p); ok {
 		p = rel
 	}
 	return quote(p)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // FinishRequest is what `write finish` was asked to do.
@@ -361,10 +362,11 @@ func refuse(s *contracts.Session, code contracts.ErrorCode, why string, paths []
 		WithDetails(map[string]any{"session": s.ID, "paths": paths})
 }
 
-// inSubtree reports whether a repository-relative path lies in the subtree.
+// inSubtree reports whether a repository-relative path ("dir/" for a
+// directory) lies in the subtree.
 func inSubtree(p, subtree string) bool {
-	p = strings.TrimSuffix(p, "/")
-	return subtree == "." || p == subtree || strings.HasPrefix(p, subtree+"/")
+	_, ok := tree.Inside(subtree, strings.TrimSuffix(p, "/"))
+	return ok
 }
 
 func orNone(s string) string {

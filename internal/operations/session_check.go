@@ -10,6 +10,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // checkPinned fails with SESSION_STALE unless the project still declares
@@ -46,7 +47,7 @@ func checkPinned(ctx context.Context, env Env, s *contracts.Session) error {
 		return nil
 	}
 	common, err := env.Git.CommonDir(ctx, git.Isolated, r.Root)
-	if err != nil || realPath(common) != realPath(r.CommonDir) {
+	if err != nil || tree.RealPath(common) != tree.RealPath(r.CommonDir) {
 		return stale("%s is no longer the repository the session was opened in", r.Root)
 	}
 	return nil
@@ -88,18 +89,4 @@ func checkWorktree(ctx context.Context, env Env, s *contracts.Session, wantHead 
 			where, head, s.Branch, wantHead, wantHead, s.Branch, s.Worktree).WithDetails(details)
 	}
 	return nil
-}
-
-func orDetached(branch string, detached bool) string {
-	if detached {
-		return "a detached HEAD"
-	}
-	return branch
-}
-
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return filepath.Clean(p)
 }
