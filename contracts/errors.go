@@ -62,6 +62,8 @@ const (
 	CodeSessionNotEmpty    ErrorCode = "SESSION_NOT_EMPTY"
 	CodePathOutsideTree    ErrorCode = "PATH_OUTSIDE_TREE"
 	CodeIgnoredContent     ErrorCode = "IGNORED_CONTENT"
+	CodeHiddenContent      ErrorCode = "HIDDEN_CONTENT"
+	CodeIdentityMissing    ErrorCode = "GIT_IDENTITY_MISSING"
 	CodePublishUnsupported ErrorCode = "PUBLISH_UNSUPPORTED"
 	CodePublishRejected    ErrorCode = "PUBLISH_REJECTED"
 	CodePushFailed         ErrorCode = "PUSH_FAILED"
@@ -89,6 +91,7 @@ var refusals = map[ErrorCode]bool{
 	CodeSessionNotEmpty:    true,
 	CodePathOutsideTree:    true,
 	CodeIgnoredContent:     true,
+	CodeHiddenContent:      true,
 	CodePublishUnsupported: true,
 	CodePublishRejected:    true,
 	CodeHookForeign:        true,

@@ -7,6 +7,16 @@ const (
 	SessionPublished = "published"
 )
 
+// Session statuses: where a session's work stands, derived from its state
+// and the repositories whenever it is shown.
+const (
+	StatusOpen      = "open"      // no commit yet
+	StatusCommitted = "committed" // its commit exists only on its branch
+	StatusRejected  = "rejected"  // publication was refused: the target moved on
+	StatusPublished = "published" // its commit is on the git source's branch
+	StatusMerged    = "merged"    // its commit is on the checkout's branch
+)
+
 // Finish results.
 const (
 	ResultUnchanged = "unchanged"
@@ -40,6 +50,16 @@ type Session struct {
 	// Commit is the session's commit once finished.
 	Commit    string `json:"commit,omitempty"`
 	CreatedAt string `json:"createdAt"`
+	// Rejected is set when a publication was refused as not a fast-forward.
+	Rejected bool `json:"rejected,omitempty"`
+	// ClosedAt is when the session's worktree and branch were removed
+	// because its work is safe elsewhere; the record stays as history.
+	ClosedAt string `json:"closedAt,omitempty"`
+	// Status is where the work stands, computed when shown (never stored).
+	Status string `json:"status,omitempty"`
+	// Missing names the parts removed by hand ("worktree", "branch"),
+	// computed when shown.
+	Missing []string `json:"missing,omitempty"`
 }
 
 // SessionRepository pins the repository a session works in: the checkout's
@@ -62,6 +82,25 @@ type SessionResult struct {
 	Commit string `json:"commit,omitempty"`
 	// Removed is true after abort removed the session.
 	Removed bool `json:"removed,omitempty"`
+	// Paths are the repository-relative paths the session's commit changes.
+	Paths []string `json:"paths,omitempty"`
+	// Closed is true when finish closed the session after publishing it.
+	Closed bool `json:"closed,omitempty"`
+}
+
+// SessionPrune is the result of `write prune`: the sessions removed because
+// their work is published, merged or empty, and those kept with why.
+type SessionPrune struct {
+	SchemaVersion int           `json:"schemaVersion"`
+	Removed       []*Session    `json:"removed"`
+	Kept          []SessionKept `json:"kept"`
+}
+
+// SessionKept is a session prune left alone, with the reason.
+type SessionKept struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Reason string `json:"reason"`
 }
 
 // SessionList is the result of `write list`.

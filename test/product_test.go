@@ -42,6 +42,7 @@ var jsonResultSchemas = map[string]string{
 	"write abort":   "session",
 	"write show":    "session",
 	"write list":    "session-list",
+	"write prune":   "session-prune",
 	"prepare":       "session",
 	"finish":        "session",
 	"abort":         "session",

@@ -2,26 +2,30 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
 type writeCmd struct {
-	Prepare prepareCmd   `cmd:"" help:"Open a write session: a worktree on a new branch at the tree's committed revision."`
-	Finish  finishCmd    `cmd:"" help:"Verify, commit and optionally publish a write session."`
-	Abort   abortCmd     `cmd:"" help:"Remove a write session that holds no edits or commits."`
-	List    writeListCmd `cmd:"" help:"List write sessions on this machine."`
-	Show    writeShowCmd `cmd:"" help:"Show one write session."`
+	Prepare prepareCmd    `cmd:"" help:"Open a write session: a worktree on a new branch at the tree's committed revision."`
+	Finish  finishCmd     `cmd:"" help:"Verify, commit and optionally publish a write session."`
+	Abort   abortCmd      `cmd:"" help:"Remove a write session that holds no edits or commits."`
+	List    writeListCmd  `cmd:"" help:"List write sessions on this machine."`
+	Show    writeShowCmd  `cmd:"" help:"Show one write session."`
+	Prune   writePruneCmd `cmd:"" help:"Remove every session whose work is published, merged or empty."`
 }
 
 func (cmd *writeCmd) Help() string {
 	return `A write session is how agents and people change a tree safely: prepare
-creates a separate git worktree on the branch context-tree/<id>; edit only
-the tree inside it (never commit or switch branches there); finish checks
-that nothing outside the tree changed, verifies the tree, commits only the
-tree's directory and, with --publish for a git source, pushes the commit to
-the source's branch without force. Failures keep the session and its work.`
+creates a separate directory with its own git repository on the branch
+context-tree/<id>; edit only the tree inside it (commits made there are
+never accepted); finish checks that nothing outside the tree changed,
+verifies exactly the content it commits, commits it and, with --publish for
+a git source, pushes the commit to the source's branch without force and
+closes the session. prune removes sessions whose work is published, merged
+or empty. Failures keep the session and its work.`
 }
 
 type prepareCmd struct {
@@ -52,22 +56,28 @@ type finishCmd struct {
 	Message        string `short:"m" name:"message" placeholder:"<msg>" help:"Commit message (default: generated)."`
 	Publish        bool   `name:"publish" help:"Push the commit to the git source's branch (normal, non-force push)."`
 	IncludeIgnored bool   `name:"include-ignored" help:"Commit files under the tree that .gitignore matches."`
+	IncludeHidden  bool   `name:"include-hidden" help:"Commit new hidden or infrastructure files in the tree (.DS_Store, swap files, dot-directories)."`
+	Keep           bool   `name:"keep" help:"With --publish: keep the session's worktree and branch after publishing."`
 }
 
 func (cmd *finishCmd) Help() string {
 	return `Checks that the session's source and repository are unchanged and its
 worktree is still on its branch at its base; refuses any pending path outside
-the tree (PATH_OUTSIDE_TREE) and ignored files inside it (IGNORED_CONTENT,
-unless --include-ignored); verifies the tree (TREE_INVALID, exit 1); then
-commits only the tree's directory. Result: unchanged, committed or published.
-A committed session stays available: run finish --publish later to publish
-it. A rejected push (PUBLISH_REJECTED, exit 3) keeps the commit; nothing is
+the tree (PATH_OUTSIDE_TREE), ignored files inside it (IGNORED_CONTENT,
+unless --include-ignored) and new hidden files (HIDDEN_CONTENT, unless
+--include-hidden); verifies the tree (TREE_INVALID, exit 1); then commits
+exactly what it verified. Prints the result (unchanged, committed or
+published) and the paths the commit changes. A committed session stays
+available: run finish --publish later to publish it; a published session
+is closed (worktree and branch removed, the record kept) unless --keep. A
+rejected push (PUBLISH_REJECTED, exit 3) keeps the commit; nothing is
 rebased, merged or retried.`
 }
 
 func (cmd *finishCmd) Run(c *Context) error {
 	res, err := operations.Finish(c, c.Env, operations.FinishRequest{
 		ID: cmd.ID, Message: cmd.Message, Publish: cmd.Publish, IncludeIgnored: cmd.IncludeIgnored,
+		IncludeHidden: cmd.IncludeHidden, Keep: cmd.Keep,
 	})
 	if err != nil {
 		return err
@@ -78,7 +88,24 @@ func (cmd *finishCmd) Run(c *Context) error {
 			line += " " + res.Commit
 		}
 		fmt.Fprintln(c.Stdout, line)
+		c.printPaths(res.Paths)
+		if res.Closed {
+			fmt.Fprintf(c.Stderr, "Closed session %s: its worktree and branch were removed.\n", res.Session.ID)
+		}
 	})
+}
+
+// maxListedPaths caps the paths finish prints; the rest are counted.
+const maxListedPaths = 20
+
+func (c *Context) printPaths(paths []string) {
+	for i, p := range paths {
+		if i == maxListedPaths {
+			fmt.Fprintf(c.Stdout, "… and %d more\n", len(paths)-i)
+			break
+		}
+		fmt.Fprintf(c.Stdout, "  %s\n", quote(p))
+	}
 }
 
 type abortCmd struct {
@@ -108,7 +135,7 @@ func (cmd *writeListCmd) Run(c *Context) error {
 	}
 	return c.emit(res, func() {
 		for _, s := range res.Sessions {
-			fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%s\n", s.ID, s.State, quote(s.Connection.Exact), quote(s.Worktree))
+			fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%s\n", s.ID, s.Status, quote(s.Connection.Exact), quote(s.Worktree))
 		}
 	})
 }
@@ -127,7 +154,7 @@ func (cmd *writeShowCmd) Run(c *Context) error {
 
 func (c *Context) printSession(s *contracts.Session) {
 	w := c.Stdout
-	fmt.Fprintf(w, "session  %s (%s)\n", s.ID, s.State)
+	fmt.Fprintf(w, "session  %s (%s)\n", s.ID, s.Status)
 	fmt.Fprintf(w, "tree     %s\n", quote(s.Connection.Exact))
 	fmt.Fprintf(w, "worktree %s\n", quote(s.Worktree))
 	fmt.Fprintf(w, "edit     %s\n", quote(s.ContentRoot))
@@ -137,6 +164,36 @@ func (c *Context) printSession(s *contracts.Session) {
 	if s.Commit != "" {
 		fmt.Fprintf(w, "commit   %s\n", s.Commit)
 	}
+	if s.ClosedAt != "" {
+		fmt.Fprintf(w, "closed   %s\n", s.ClosedAt)
+	}
+	if len(s.Missing) > 0 {
+		fmt.Fprintf(w, "missing  %s (removed by hand)\n", strings.Join(s.Missing, ", "))
+	}
+}
+
+type writePruneCmd struct{}
+
+func (cmd *writePruneCmd) Help() string {
+	return `Removes every session whose work is safe: published to its git source,
+merged into the checkout's branch, or with no edits and no commits. Its
+worktree, branch and record go. Every other session is kept and listed with
+what moves it on. Worktrees or branches removed by hand are fine.`
+}
+
+func (cmd *writePruneCmd) Run(c *Context) error {
+	res, err := operations.PruneSessions(c, c.Env)
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() {
+		for _, s := range res.Removed {
+			fmt.Fprintf(c.Stdout, "removed\t%s\t%s\n", s.ID, s.Status)
+		}
+		for _, k := range res.Kept {
+			fmt.Fprintf(c.Stdout, "kept\t%s\t%s\t%s\n", k.ID, k.Status, k.Reason)
+		}
+	})
 }
 
 func orDash(s string) string {

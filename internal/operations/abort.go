@@ -29,7 +29,11 @@ func Abort(ctx context.Context, env Env, id string) (*contracts.SessionResult, e
 			WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
 	}
 	if s.State != contracts.SessionOpen {
-		return nil, notEmpty("has a commit (" + s.Commit + ")")
+		describe(ctx, env, s)
+		if s.Status == contracts.StatusPublished || s.Status == contracts.StatusMerged {
+			return nil, notEmpty("is " + s.Status + ": `git context-tree write prune` removes it")
+		}
+		return nil, notEmpty("holds work that exists nowhere else: " + holdsWork(s))
 	}
 	tip, err := env.Git.ResolveCommit(ctx, s.Repository.CommonDir, homeRef(s))
 	if err != nil {
@@ -51,7 +55,7 @@ func Abort(ctx context.Context, env Env, id string) (*contracts.SessionResult, e
 	} else if edited, err := hasEdits(ctx, env, s); err != nil {
 		return nil, err
 	} else if edited {
-		return nil, notEmpty("has edits")
+		return nil, notEmpty("has edits: finish it with `git context-tree write finish " + s.ID + "`, or remove them first")
 	}
 	if !worktreeGone {
 		if err := os.RemoveAll(s.Worktree); err != nil {

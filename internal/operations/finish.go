@@ -18,6 +18,10 @@ type FinishRequest struct {
 	Message        string
 	Publish        bool
 	IncludeIgnored bool
+	// IncludeHidden commits new hidden or infrastructure files in the tree.
+	IncludeHidden bool
+	// Keep keeps a published session's worktree and branch.
+	Keep bool
 }
 
 // sessionTrailer marks the commits finish makes, so a finish interrupted
@@ -60,12 +64,36 @@ func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.Session
 		return nil, err
 	}
 	if !req.Publish || s.State == contracts.SessionPublished {
-		return sessionResult(s, s.State), nil
+		return withPaths(ctx, env, sessionResult(s, s.State))
 	}
 	if err := publish(ctx, env, s); err != nil {
 		return nil, err
 	}
-	return sessionResult(s, contracts.ResultPublished), nil
+	res, err := withPaths(ctx, env, sessionResult(s, contracts.ResultPublished))
+	if err != nil || req.Keep {
+		return res, err
+	}
+	if err := closeSession(ctx, env, s); err != nil {
+		return nil, err
+	}
+	res.Closed = true
+	return res, nil
+}
+
+// withPaths lists the paths the session's commit changes in its result.
+func withPaths(ctx context.Context, env Env, res *contracts.SessionResult) (*contracts.SessionResult, error) {
+	s := res.Session
+	if s.Commit == "" {
+		return res, nil
+	}
+	changes, err := env.Git.DiffTrees(ctx, s.Repository.CommonDir, s.Base, s.Commit, true)
+	if err != nil {
+		return nil, gitErr(err)
+	}
+	for _, c := range changes {
+		res.Paths = append(res.Paths, c.Path)
+	}
+	return res, nil
 }
 
 func sessionResult(s *contracts.Session, result string) *contracts.SessionResult {
@@ -98,7 +126,7 @@ func commitSession(ctx context.Context, env Env, s *contracts.Session, req Finis
 		return nil, err
 	}
 	defer c.discard()
-	if err := checkCapture(ctx, env, objects, s, c, req.IncludeIgnored); err != nil {
+	if err := checkCapture(ctx, env, objects, s, c, req); err != nil {
 		return nil, err
 	}
 	if branch != s.Base {
@@ -114,6 +142,11 @@ func commitSession(ctx context.Context, env Env, s *contracts.Session, req Finis
 		}
 		commit, err := env.Git.CommitTree(ctx, s.Repository.CommonDir, c.tree, s.Base, commitMessage(s, req.Message))
 		if err != nil {
+			if !env.Git.IdentityKnown(ctx, s.Repository.CommonDir) {
+				return nil, contracts.Errorf(contracts.CodeIdentityMissing,
+					"git does not know who you are, so finish cannot commit; set `git config --global user.name \"Your Name\"` and `git config --global user.email you@example.com`, then finish again (the session is kept)").
+					WithDetails(map[string]any{"session": s.ID})
+			}
 			return nil, gitErr(err)
 		}
 		if err := env.Git.SetRef(ctx, s.Repository.CommonDir, homeRef(s), commit, s.Base); err != nil {
@@ -128,7 +161,7 @@ func commitSession(ctx context.Context, env Env, s *contracts.Session, req Finis
 	if err := settleSessionRepo(ctx, env, s, c, s.Base); err != nil {
 		return nil, err
 	}
-	return sessionResult(s, contracts.ResultCommitted), nil
+	return withPaths(ctx, env, sessionResult(s, contracts.ResultCommitted))
 }
 
 // resolveHome reads the session's branch and the base's tree in the home
@@ -154,13 +187,18 @@ func resolveHome(objects *git.Batch, s *contracts.Session) (branch, baseTree str
 }
 
 // checkCapture applies every finish rule to a captured work tree.
-func checkCapture(ctx context.Context, env Env, objects *git.Batch, s *contracts.Session, c *sessionCapture, includeIgnored bool) error {
+func checkCapture(ctx context.Context, env Env, objects *git.Batch, s *contracts.Session, c *sessionCapture, req FinishRequest) error {
 	outside, err := checkBoundary(ctx, env, s, c.tree)
 	if err != nil {
 		return err
 	}
-	if err := checkIgnored(s, c, outside, includeIgnored); err != nil {
+	if err := checkIgnored(s, c, outside, req.IncludeIgnored); err != nil {
 		return err
+	}
+	if !req.IncludeHidden {
+		if err := checkHidden(ctx, env, s, c.tree); err != nil {
+			return err
+		}
 	}
 	return checkCapturedTree(ctx, env, objects, s, c.tree)
 }
@@ -335,6 +373,10 @@ func publish(ctx context.Context, env Env, s *contracts.Session) error {
 			WithDetails(map[string]any{"session": s.ID, "commit": s.Commit})
 	}
 	if res == git.PushRejected {
+		s.Rejected = true
+		if err := saveSession(env, s); err != nil {
+			return err
+		}
 		return contracts.Errorf(contracts.CodePublishRejected,
 			"%s moved on since the session began, so %.12s is not a fast-forward; the commit is kept on %s in %s for you to reconcile",
 			s.TargetBranch, s.Commit, s.Branch, s.Worktree).WithDetails(map[string]any{"session": s.ID, "commit": s.Commit, "worktree": s.Worktree})
@@ -342,7 +384,7 @@ func publish(ctx context.Context, env Env, s *contracts.Session) error {
 	if err := recordPublished(ctx, env, s); err != nil {
 		return err
 	}
-	s.State = contracts.SessionPublished
+	s.State, s.Rejected = contracts.SessionPublished, false
 	return saveSession(env, s)
 }
 

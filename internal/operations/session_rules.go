@@ -227,3 +227,26 @@ func nestedGit(top string) string {
 	})
 	return found
 }
+
+// checkHidden refuses new hidden and other infrastructure files in the
+// tree (editor swap files, .DS_Store, node_modules): they are not content,
+// and committing them is rarely meant. Changes to ones the base already
+// tracks (the tree's own .gitignore) are allowed.
+func checkHidden(ctx context.Context, env Env, s *contracts.Session, captured string) error {
+	changes, err := env.Git.DiffTrees(ctx, s.Repository.CommonDir, s.Base, captured, true)
+	if err != nil {
+		return gitErr(err)
+	}
+	var hidden []string
+	for _, c := range changes {
+		rel, ok := tree.Inside(s.Subtree, c.Path)
+		if ok && c.OldMode == "000000" && tree.ClassOf(filepath.ToSlash(rel)) == contracts.ClassInfrastructure {
+			hidden = append(hidden, c.Path)
+		}
+	}
+	if len(hidden) > 0 {
+		return refuse(s, contracts.CodeHiddenContent,
+			"new hidden or infrastructure files in the tree would be committed (editor and system files, dot-directories, node_modules, …); remove them or pass --include-hidden", hidden)
+	}
+	return nil
+}

@@ -5,15 +5,16 @@ import (
 	"os"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
-// ShowSession reports one session with its worktree's current HEAD.
+// ShowSession reports one session with where its work stands.
 func ShowSession(ctx context.Context, env Env, id string) (*contracts.SessionResult, error) {
 	s, err := loadSession(env, id)
 	if err != nil {
 		return nil, err
 	}
-	s.Head = currentHead(ctx, env, s)
+	describe(ctx, env, s)
 	return &contracts.SessionResult{SchemaVersion: contracts.CLIVersion, Session: s, Commit: s.Commit}, nil
 }
 
@@ -29,21 +30,53 @@ func ListSessions(ctx context.Context, env Env) (*contracts.SessionList, error) 
 		if err != nil {
 			return nil, err
 		}
-		s.Head = currentHead(ctx, env, s)
+		describe(ctx, env, s)
 		res.Sessions = append(res.Sessions, s)
 	}
 	return res, nil
 }
 
-// currentHead reads the session repository's HEAD, "" when its work tree
-// or repository is gone.
-func currentHead(ctx context.Context, env Env, s *contracts.Session) string {
-	if gd, err := os.Lstat(sessionGitDir(s)); err != nil || !gd.IsDir() {
-		return ""
+// describe fills in what is computed when a session is shown: its
+// repository's HEAD, the parts removed by hand, and its status. Nothing
+// here is an error: a session whose parts are gone is still listed.
+func describe(ctx context.Context, env Env, s *contracts.Session) {
+	s.Head, s.Missing = "", nil
+	if gd, err := os.Lstat(sessionGitDir(s)); err == nil && gd.IsDir() {
+		if head, _, err := env.Git.HeadRef(ctx, sessionGitDir(s)); err == nil {
+			s.Head = head
+		}
+	} else if s.ClosedAt == "" {
+		s.Missing = append(s.Missing, "worktree")
 	}
-	head, _, err := env.Git.HeadRef(ctx, sessionGitDir(s))
-	if err != nil {
-		return ""
+	if tip, err := env.Git.ResolveCommit(ctx, s.Repository.CommonDir, homeRef(s)); err == nil && tip == "" && s.ClosedAt == "" {
+		s.Missing = append(s.Missing, "branch")
 	}
-	return head
+	s.Status = sessionStatus(ctx, env, s)
+}
+
+// sessionStatus says where a session's work stands: its commit published
+// to the git source's branch (as last synced) or merged into the
+// checkout's branch, refused at publication, only on its own branch, or
+// not committed yet.
+func sessionStatus(ctx context.Context, env Env, s *contracts.Session) string {
+	switch {
+	case s.State == contracts.SessionPublished:
+		return contracts.StatusPublished
+	case s.State == contracts.SessionOpen || s.Commit == "":
+		return contracts.StatusOpen
+	}
+	target := "refs/heads/" + s.TargetBranch
+	status := contracts.StatusMerged
+	if s.Repository.Kind == contracts.SourceGit {
+		target, status = sources.CacheRef(s.TargetBranch), contracts.StatusPublished
+	}
+	if s.TargetBranch != "" {
+		if in, err := env.Git.IsAncestor(ctx, s.Repository.CommonDir, s.Commit, target); err == nil && in {
+			return status
+		}
+	}
+	if s.Rejected {
+		return contracts.StatusRejected
+	}
+	return contracts.StatusCommitted
 }

@@ -37,6 +37,9 @@ func OriginURL(repository string) string {
 // cacheRef is where a cache keeps the fetched tip of a branch.
 func cacheRef(branch string) string { return "refs/remotes/origin/" + branch }
 
+// CacheRef is the ref of a cache holding the fetched tip of branch.
+func CacheRef(branch string) string { return cacheRef(branch) }
+
 func splitRepository(repository string) (owner, name string) {
 	owner, name, _ = strings.Cut(strings.ToLower(repository), "/")
 	return owner, name

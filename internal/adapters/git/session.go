@@ -201,3 +201,23 @@ func (g *Git) ResolveTree(ctx context.Context, gitDir, rev string) (string, erro
 	out, err := g.InRepo(ctx, gitDir, "rev-parse", "--verify", "--end-of-options", rev+"^{tree}")
 	return strings.TrimSpace(string(out)), err
 }
+
+// IsAncestor reports whether commit a is reachable from b in gitDir.
+func (g *Git) IsAncestor(ctx context.Context, gitDir, a, b string) (bool, error) {
+	_, err := g.InRepo(ctx, gitDir, "merge-base", "--is-ancestor", a, b)
+	switch ExitCode(err) {
+	case -1:
+		return err == nil, err
+	case 1:
+		return false, nil
+	default:
+		return false, err
+	}
+}
+
+// IdentityKnown reports whether git can name a committer in gitDir (the
+// user's user.name and user.email, or what git may infer).
+func (g *Git) IdentityKnown(ctx context.Context, gitDir string) bool {
+	_, err := g.InRepo(ctx, gitDir, "var", "GIT_COMMITTER_IDENT")
+	return err == nil
+}

@@ -1,0 +1,105 @@
+package operations
+
+import (
+	"context"
+	"errors"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+)
+
+// PruneSessions removes every closed session: its work published or
+// merged, or no edits and no commits at all. Their worktrees, branches and
+// records go; every other session is kept and reported with what moves it
+// on. Parts removed by hand are fine. A session in use (its lock held) is
+// kept.
+func PruneSessions(ctx context.Context, env Env) (*contracts.SessionPrune, error) {
+	ids, err := listSessionIDs(env)
+	if err != nil {
+		return nil, err
+	}
+	res := &contracts.SessionPrune{SchemaVersion: contracts.CLIVersion, Removed: []*contracts.Session{}, Kept: []contracts.SessionKept{}}
+	for _, id := range ids {
+		s, why, err := pruneOne(ctx, env, id)
+		if err != nil {
+			return nil, err
+		}
+		if why != "" {
+			res.Kept = append(res.Kept, contracts.SessionKept{ID: s.ID, Status: s.Status, Reason: why})
+		} else {
+			res.Removed = append(res.Removed, s)
+		}
+	}
+	return res, nil
+}
+
+// pruneOne removes one session if it is closed, or says why not.
+func pruneOne(ctx context.Context, env Env, id string) (*contracts.Session, string, error) {
+	s, err := loadSession(env, id)
+	if err != nil {
+		return nil, "", err
+	}
+	unlock, err := lockSession(env, s.ID)
+	var ce *contracts.Error
+	if errors.As(err, &ce) && ce.Code == contracts.CodeLockHeld {
+		describe(ctx, env, s)
+		return s, "another git-context-tree command is using it", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	defer unlock()
+	clearStaleRefLocks(s)
+	describe(ctx, env, s)
+	switch s.Status {
+	case contracts.StatusPublished, contracts.StatusMerged:
+	case contracts.StatusOpen:
+		if why, err := openSessionWork(ctx, env, s); err != nil || why != "" {
+			return s, why, err
+		}
+	default:
+		return s, holdsWork(s), nil
+	}
+	if err := removeSessionParts(ctx, env, s); err != nil {
+		return nil, "", err
+	}
+	if err := deleteSession(env, s.ID); err != nil {
+		return nil, "", err
+	}
+	return s, "", nil
+}
+
+// openSessionWork says what an open session holds that prune must keep:
+// edits, or commits made in it; "" when it holds nothing.
+func openSessionWork(ctx context.Context, env Env, s *contracts.Session) (string, error) {
+	tip, err := env.Git.ResolveCommit(ctx, s.Repository.CommonDir, homeRef(s))
+	if err != nil {
+		return "", gitErr(err)
+	}
+	if tip != "" && tip != s.Base {
+		return "its branch " + s.Branch + " has a commit: run `git context-tree write finish " + s.ID + "`", nil
+	}
+	if err := checkWorktree(ctx, env, s, s.Base); err != nil {
+		if ce, ok := err.(*contracts.Error); ok && ce.Code == contracts.CodeSessionStale && removedWorktreeOnly(s) == nil {
+			return "", nil // the worktree was removed by hand: nothing is left in it
+		}
+		return "it has commits or another branch checked out in its worktree " + s.Worktree, nil
+	}
+	edited, err := hasEdits(ctx, env, s)
+	if err != nil || !edited {
+		return "", err
+	}
+	return "it has edits: run `git context-tree write finish " + s.ID + "`, or remove them and abort it", nil
+}
+
+// holdsWork says what to do with a committed session whose commit exists
+// only on its own branch.
+func holdsWork(s *contracts.Session) string {
+	switch {
+	case s.Status == contracts.StatusRejected:
+		return "its publication was refused because " + s.TargetBranch + " moved on; its commit " + s.Commit + " is only on " + s.Branch
+	case s.Repository.Kind == contracts.SourceGit:
+		return "its commit " + s.Commit + " is not published: run `git context-tree write finish --publish " + s.ID + "`"
+	default:
+		return "its commit " + s.Commit + " is only on branch " + s.Branch + ": merge it into " + orNone(s.TargetBranch) + ", then prune again"
+	}
+}
