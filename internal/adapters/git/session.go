@@ -3,6 +3,7 @@ package git
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -140,6 +141,13 @@ func (g *Git) HeadRef(ctx context.Context, gitDir string) (commit, ref string, e
 // identity, and returns its id. The message is used verbatim.
 func (g *Git) CommitTree(ctx context.Context, gitDir, tree, parent, message string) (string, error) {
 	out, err := g.InRepo(ctx, gitDir, "commit-tree", tree, "-p", parent, "-m", message)
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		// The message is no part of an error line.
+		short := *ee
+		short.Args = []string{"commit-tree", tree, "-p", parent}
+		err = &short
+	}
 	return strings.TrimSpace(string(out)), err
 }
 
