@@ -63,6 +63,8 @@ const (
 	CodePathOutsideTree    ErrorCode = "PATH_OUTSIDE_TREE"
 	CodeIgnoredContent     ErrorCode = "IGNORED_CONTENT"
 	CodeHiddenContent      ErrorCode = "HIDDEN_CONTENT"
+	CodeUpdateRefused      ErrorCode = "UPDATE_REFUSED"
+	CodeUpdateConflict     ErrorCode = "UPDATE_CONFLICT"
 	CodeIdentityMissing    ErrorCode = "GIT_IDENTITY_MISSING"
 	CodePublishUnsupported ErrorCode = "PUBLISH_UNSUPPORTED"
 	CodePublishRejected    ErrorCode = "PUBLISH_REJECTED"
@@ -92,6 +94,8 @@ var refusals = map[ErrorCode]bool{
 	CodePathOutsideTree:    true,
 	CodeIgnoredContent:     true,
 	CodeHiddenContent:      true,
+	CodeUpdateRefused:      true,
+	CodeUpdateConflict:     true,
 	CodePublishUnsupported: true,
 	CodePublishRejected:    true,
 	CodeHookForeign:        true,

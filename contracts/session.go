@@ -22,6 +22,9 @@ const (
 	ResultUnchanged = "unchanged"
 	ResultCommitted = "committed"
 	ResultPublished = "published"
+	// ResultUpdated: write update moved the session onto the new tip of its
+	// target; its work is edits again, for finish to verify and commit.
+	ResultUpdated = "updated"
 )
 
 // Session is a write session (S12): an isolated worktree on its own branch,
@@ -50,6 +53,8 @@ type Session struct {
 	// Commit is the session's commit once finished.
 	Commit    string `json:"commit,omitempty"`
 	CreatedAt string `json:"createdAt"`
+	// Update is set while `write update` waits for conflicts to be resolved.
+	Update *SessionUpdate `json:"update,omitempty"`
 	// Rejected is set when a publication was refused as not a fast-forward.
 	Rejected bool `json:"rejected,omitempty"`
 	// ClosedAt is when the session's worktree and branch were removed
@@ -86,6 +91,13 @@ type SessionResult struct {
 	Paths []string `json:"paths,omitempty"`
 	// Closed is true when finish closed the session after publishing it.
 	Closed bool `json:"closed,omitempty"`
+}
+
+// SessionUpdate is a `write update` in progress: the session's commit From
+// being applied onto Onto, the new tip of its target branch.
+type SessionUpdate struct {
+	From string `json:"from"`
+	Onto string `json:"onto"`
 }
 
 // SessionPrune is the result of `write prune`: the sessions removed because

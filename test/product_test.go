@@ -43,6 +43,7 @@ var jsonResultSchemas = map[string]string{
 	"write show":    "session",
 	"write list":    "session-list",
 	"write prune":   "session-prune",
+	"write update":  "session",
 	"prepare":       "session",
 	"finish":        "session",
 	"abort":         "session",

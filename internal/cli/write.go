@@ -15,6 +15,7 @@ type writeCmd struct {
 	List    writeListCmd  `cmd:"" help:"List write sessions on this machine."`
 	Show    writeShowCmd  `cmd:"" help:"Show one write session."`
 	Prune   writePruneCmd `cmd:"" help:"Remove every session whose work is published, merged or empty."`
+	Update  updateCmd     `cmd:"" help:"Move a committed session onto the new tip of its git source's branch."`
 }
 
 func (cmd *writeCmd) Help() string {
@@ -201,4 +202,35 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+type updateCmd struct {
+	ID       string `arg:"" name:"session" help:"Session id."`
+	Continue bool   `name:"continue" xor:"step" help:"Complete an update whose conflicts you resolved."`
+	Abort    bool   `name:"abort" xor:"step" help:"Undo an update in progress: back to the session's commit."`
+}
+
+func (cmd *updateCmd) Help() string {
+	return `After PUBLISH_REJECTED (the git source's branch moved on), update syncs the
+source and applies the session's commit onto the branch's new tip inside the
+session's worktree. When it applies cleanly the result becomes the session's
+edits on the new base: run finish --publish, which verifies and commits them
+like any edits. On a conflict it stops (UPDATE_CONFLICT, exit 3) with the
+conflicts in the files: resolve them, then update --continue; --abort goes
+back to the session's commit. finish never does any of this by itself.`
+}
+
+func (cmd *updateCmd) Run(c *Context) error {
+	res, err := operations.UpdateSession(c, c.Env, operations.UpdateRequest{ID: cmd.ID, Continue: cmd.Continue, Abort: cmd.Abort})
+	if err != nil {
+		return err
+	}
+	return c.emit(res, func() {
+		if res.Result == contracts.ResultUpdated {
+			fmt.Fprintf(c.Stdout, "updated %s %s\n", res.Session.ID, res.Session.Base)
+			fmt.Fprintf(c.Stderr, "The session's work is now edits on %.12s: run git context-tree write finish --publish %s\n", res.Session.Base, res.Session.ID)
+			return
+		}
+		fmt.Fprintf(c.Stdout, "%s %s\n", res.Result, res.Session.ID)
+	})
 }

@@ -55,6 +55,9 @@ func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.Session
 	if err := checkPinned(ctx, env, s); err != nil {
 		return nil, err
 	}
+	if s.Update != nil {
+		return nil, updateRefused(s, "an update is in progress: resolve the conflicts in "+s.Worktree+", then run `git context-tree write update --continue "+s.ID+"` (or --abort)")
+	}
 	if s.State == contracts.SessionOpen {
 		res, err := commitSession(ctx, env, s, req)
 		if err != nil || res.Result == contracts.ResultUnchanged {
@@ -378,8 +381,8 @@ func publish(ctx context.Context, env Env, s *contracts.Session) error {
 			return err
 		}
 		return contracts.Errorf(contracts.CodePublishRejected,
-			"%s moved on since the session began, so %.12s is not a fast-forward; the commit is kept on %s in %s for you to reconcile",
-			s.TargetBranch, s.Commit, s.Branch, s.Worktree).WithDetails(map[string]any{"session": s.ID, "commit": s.Commit, "worktree": s.Worktree})
+			"%s moved on since the session began, so %.12s is not a fast-forward; the commit is kept on %s in %s: run `git context-tree write update %s` to move it onto the new tip, then finish --publish again",
+			s.TargetBranch, s.Commit, s.Branch, s.Worktree, s.ID).WithDetails(map[string]any{"session": s.ID, "commit": s.Commit, "worktree": s.Worktree})
 	}
 	if err := recordPublished(ctx, env, s); err != nil {
 		return err

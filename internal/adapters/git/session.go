@@ -229,3 +229,37 @@ func (g *Git) IdentityKnown(ctx context.Context, gitDir string) bool {
 	_, err := g.InRepo(ctx, gitDir, "var", "GIT_COMMITTER_IDENT")
 	return err == nil
 }
+
+// ResetHardTo makes the work tree, the index and the current branch
+// exactly commit.
+func (g *Git) ResetHardTo(ctx context.Context, w WorkTree, commit string) error {
+	_, err := g.inWorkTree(ctx, w, "reset", "--hard", "--quiet", "--no-recurse-submodules", commit)
+	return err
+}
+
+// ApplyCommit applies what commit changes relative to its parent to the
+// work tree and index, without committing. conflicted is true when git
+// stopped with conflicts left in the files and the index.
+func (g *Git) ApplyCommit(ctx context.Context, w WorkTree, commit string) (conflicted bool, err error) {
+	_, err = g.inWorkTree(ctx, w, "cherry-pick", "--no-commit", "--no-rerere-autoupdate", commit)
+	if ExitCode(err) == 1 {
+		return true, nil
+	}
+	return false, err
+}
+
+// ForgetApply ends git's record of an interrupted cherry-pick, keeping the
+// files as they are.
+func (g *Git) ForgetApply(ctx context.Context, w WorkTree) error {
+	_, err := g.inWorkTree(ctx, w, "cherry-pick", "--quit")
+	return err
+}
+
+// Unmerged lists the paths with conflicts still recorded in the index.
+func (g *Git) Unmerged(ctx context.Context, w WorkTree) ([]string, error) {
+	out, err := g.inWorkTree(ctx, w, "diff", "--name-only", "--diff-filter=U", "-z")
+	if err != nil {
+		return nil, err
+	}
+	return splitNUL(out), nil
+}
