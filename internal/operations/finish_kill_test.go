@@ -65,13 +65,23 @@ func killEdit(i int, token uint64) string {
 	return fmt.Sprintf("---\ntitle: Area %d\n---\n\nEdit %d, token %016x.%s\n", i, i, token, strings.Repeat(" More.", i))
 }
 
+// killRuns is how many runs a kill loop makes: 50, or 5 under -short
+// (the first run is never killed; CI runs the full loops on their own).
+func killRuns() int {
+	if testing.Short() {
+		return 5
+	}
+	return 50
+}
+
 // TestKilledFinishConverges kills `write finish` of a directory source's
 // session (a tree in a git checkout) with SIGKILL, process group and all,
-// at random points, 50 times; TestKilledPublishConverges does the same for
-// `write finish --publish` of a git source's session, with a local bare
-// repository standing in for GitHub. Each iteration prepares a session,
-// makes a valid edit, runs finish in a helper process (the first run is
-// not killed: it times a finish) and checks the state the kill left:
+// at random points, 50 times (5 under -short); TestKilledPublishConverges
+// does the same for `write finish --publish` of a git source's session,
+// with a local bare repository standing in for GitHub. Each iteration
+// prepares a session, makes a valid edit, runs finish in a helper process
+// (the first run is not killed: it times a finish) and checks the state
+// the kill left:
 //
 //   - the session record is readable, and its state agrees with the
 //     session branch of the home repository (the checkout's repository,
@@ -93,9 +103,6 @@ func killEdit(i int, token uint64) string {
 // also fscks the session repository and finishes once more, which must
 // report the same commit.
 func TestKilledFinishConverges(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kill loop skipped in -short mode")
-	}
 	fakegithub.New(t) // a private HOME and git identity; no GitHub needed
 	ctx := context.Background()
 	base := t.TempDir()
@@ -119,15 +126,12 @@ func TestKilledFinishConverges(t *testing.T) {
 	k := &killLoop{t: t, env: env, subtree: "docs/ctx", checkout: proj, rng: rand.New(rand.NewPCG(11, 7))}
 	k.config = readKillFile(t, filepath.Join(proj, contracts.ConfigFile))
 	k.checkoutHead = runGit(t, proj, "rev-parse", "HEAD")
-	k.run(50)
+	k.run(killRuns())
 }
 
 // TestKilledPublishConverges is the --publish loop (see
 // TestKilledFinishConverges).
 func TestKilledPublishConverges(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kill loop skipped in -short mode")
-	}
 	gh := fakegithub.New(t)
 	ctx := context.Background()
 	gh.Publish("acme/handbook", "main", map[string]string{
@@ -155,7 +159,7 @@ func TestKilledPublishConverges(t *testing.T) {
 	k := &killLoop{t: t, env: env, subtree: "docs", publish: true, upstream: gh.Bare("acme/handbook"),
 		rng: rand.New(rand.NewPCG(23, 5))}
 	k.config = readKillFile(t, filepath.Join(proj, contracts.ConfigFile))
-	k.run(50)
+	k.run(killRuns())
 }
 
 // TestFinishSeesSameSizeEdit: an edit that keeps a file's size, made within

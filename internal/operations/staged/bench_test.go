@@ -40,7 +40,9 @@ import (
 //
 // GCT_BENCH_BASELINE=<binary> runs another build's `verify --staged` in
 // the same rotation (reported as base-ms and base-ratio): before and after
-// side by side.
+// side by side. It runs against a copy of the repository's .git (each
+// build keeps its own cache there, GIT_DIR naming it), over the same work
+// tree.
 func BenchmarkVerifyStaged(b *testing.B) {
 	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
 		b.Skip("run with -bench")
@@ -64,28 +66,41 @@ func BenchmarkVerifyStaged(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(repo, contracts.ConfigFile), []byte(cfg), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	git := func(args ...string) string {
+	baseGit := filepath.Join(tmp, "base.git")
+	baseEnv := append(os.Environ(), "GIT_DIR="+baseGit, "GIT_WORK_TREE="+repo)
+	copied := false // whether baseGit exists
+	git := func(args ...string) {
 		b.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=Bench", "-c", "user.email=bench@example.com", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "maintenance.auto=false"}, args...)...)
-		cmd.Dir = repo
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			b.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		envs := [][]string{nil}
+		if copied {
+			envs = append(envs, baseEnv)
 		}
-		return string(out)
+		for _, env := range envs {
+			cmd := exec.Command("git", append([]string{"-c", "user.name=Bench", "-c", "user.email=bench@example.com", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "maintenance.auto=false"}, args...)...)
+			cmd.Dir, cmd.Env = repo, env
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+			}
+		}
 	}
 	git("init", "-q")
 	git("config", "gc.auto", "0")
 	git("add", "-A")
 	git("commit", "-q", "-m", "tree")
 	git("status", "--porcelain") // a warm index, as a user's would be
+	if base != "" {
+		if out, err := exec.Command("cp", "-a", filepath.Join(repo, ".git"), baseGit).CombinedOutput(); err != nil {
+			b.Fatalf("cp: %v\n%s", err, out)
+		}
+		copied = true
+	}
 
 	// command runs a command in the repository; ok lists the exit codes that
 	// are not failures.
-	command := func(name string, args []string, ok ...int) func() {
+	command := func(env []string, name string, args []string, ok ...int) func() {
 		return func() {
 			cmd := exec.Command(name, args...)
-			cmd.Dir = repo
+			cmd.Dir, cmd.Env = repo, env
 			out, err := cmd.CombinedOutput()
 			if ee, isExit := err.(*exec.ExitError); isExit && slices.Contains(ok, ee.ExitCode()) {
 				err = nil
@@ -95,15 +110,16 @@ func BenchmarkVerifyStaged(b *testing.B) {
 			}
 		}
 	}
-	staged := command(bin, []string{"verify", "--staged"})
+	staged := command(nil, bin, []string{"verify", "--staged"})
 	var baseStaged func()
 	if base != "" {
-		baseStaged = command(base, []string{"verify", "--staged"})
+		baseStaged = command(baseEnv, base, []string{"verify", "--staged"})
 	}
-	cachePath := filepath.Join(repo, ".git", cacheDir)
 	dropCache := func() {
-		if err := os.RemoveAll(cachePath); err != nil {
-			b.Fatal(err)
+		for _, gitDir := range []string{filepath.Join(repo, ".git"), baseGit} {
+			if err := os.RemoveAll(filepath.Join(gitDir, cacheDir)); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 	// side runs ours, the baseline's (if any) and the reference in turn,
@@ -147,13 +163,13 @@ func BenchmarkVerifyStaged(b *testing.B) {
 		b.Fatal(err)
 	}
 	git("add", "docs/ctx/NODE.md")
-	disk := command(bin, []string{"verify", "docs/ctx"})
+	disk := command(nil, bin, []string{"verify", "docs/ctx"})
 
 	b.Run("ColdLoose", func(b *testing.B) { side(b, dropCache, disk, "disk-verify") })
 	git("repack", "-adq")
 	git("prune-packed")
 	b.Run("ColdPacked", func(b *testing.B) { side(b, dropCache, disk, "disk-verify") })
-	status := command("git", []string{"status", "--porcelain"})
+	status := command(nil, "git", []string{"status", "--porcelain"})
 	b.Run("OneStaged", func(b *testing.B) { side(b, nothing, status, "git-status") })
 	// What a hook meets: a document staged with content never verified
 	// before (one cache miss, and the journal written).
@@ -167,7 +183,7 @@ func BenchmarkVerifyStaged(b *testing.B) {
 	}
 	b.Run("OneStagedNew", func(b *testing.B) { side(b, stageNew, status, "git-status") })
 	git("reset", "-q") // leaves the cache tree of docs/ctx invalid: hashed
-	diff := command("git", []string{"diff", "--cached", "--quiet"}, 1)
+	diff := command(nil, "git", []string{"diff", "--cached", "--quiet"}, 1)
 	b.Run("NothingStaged", func(b *testing.B) { side(b, nothing, diff, "git-diff-cached") })
 }
 

@@ -81,8 +81,14 @@ func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyRepor
 		return rep, nil
 	}
 	if !touches(changed, cfgEntry.Path, trees) {
-		rep.Note = "nothing staged in a declared tree"
-		return rep, nil
+		// The commit holds HEAD's trees: fine when they verified before
+		// (verified.go); HEAD itself may not have been judged.
+		if known, err := r.committedTreesVerified(ctx, trees); err != nil {
+			return nil, err
+		} else if known {
+			rep.Note = "nothing staged in a declared tree"
+			return rep, nil
+		}
 	}
 
 	// Something in a tree is staged: list the trees' index entries while
@@ -115,6 +121,17 @@ func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyRepor
 		rep.OK = rep.OK && tr.OK
 	}
 	r.cache.save()
+	passed := map[string]bool{}
+	for _, tr := range rep.Trees {
+		if tr.OK {
+			passed[tr.Selector] = true
+		}
+	}
+	ok := map[string]bool{}
+	for _, t := range trees {
+		ok[t.prefix] = passed[t.conn.Exact]
+	}
+	r.recordVerified(ctx, changed, trees, ok)
 	return rep, nil
 }
 
@@ -126,6 +143,8 @@ type run struct {
 	commonDir string
 	objects   *git.Batch
 	cache     *cache
+	heads     map[string]git.IndexEntry // HEAD's entry at each tree's prefix
+	verified  *verifiedTrees
 }
 
 // declared is a declared directory tree inside the repository.
@@ -140,7 +159,7 @@ func (r *run) declaredTrees(conns []sources.Connection) []declared {
 		if c.Source.Kind != contracts.SourceDirectory {
 			continue // git sources are committed in their own repositories
 		}
-		if rel, ok := r.repoRelative(c.Dir); ok {
+		if rel, ok := r.declaredPrefix(c.Dir); ok {
 			trees = append(trees, declared{prefix: rel, conn: c})
 		}
 	}
@@ -271,6 +290,13 @@ func (r *run) intentToAdd(ctx context.Context, listed []git.IndexEntry, changed,
 func (r *run) verifyTree(ctx context.Context, ix *git.Index, t declared) (*contracts.TreeReport, error) {
 	entries := ix.Under(t.prefix)
 	root := filepath.Join(r.top, filepath.FromSlash(t.prefix))
+	if link, err := r.stagedRootSymlink(ctx, entries, t.prefix); err != nil {
+		return nil, err
+	} else if link != "" {
+		return &contracts.TreeReport{Root: root, Selector: t.conn.Exact, Findings: []contracts.Finding{{
+			Code: contracts.FindingSymlinkUnsupported, Path: ".",
+			Message: "declared tree root: " + link + " is staged as a symlink; a tree root must be a real directory"}}}, nil
+	}
 	if len(entries) == 0 || (len(entries) == 1 && entries[0].Path == t.prefix && entries[0].Mode == "160000") {
 		if inOther, err := r.inOtherRepository(ctx, t.conn.Dir); err != nil || inOther {
 			return nil, err
@@ -310,8 +336,8 @@ func (r *run) verifyTree(ctx context.Context, ix *git.Index, t declared) (*contr
 // repository's work tree (a submodule, a nested clone): this repository's
 // index does not hold it.
 func (r *run) inOtherRepository(ctx context.Context, dir string) (bool, error) {
-	if !isDir(dir) {
-		return false, nil
+	if !isDir(dir) || r.symlinkOnDisk(dir) {
+		return false, nil // never followed through a symlink: the index decides
 	}
 	other, err := r.g.Toplevel(ctx, git.Isolated, dir)
 	if err != nil {
