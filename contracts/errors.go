@@ -64,6 +64,7 @@ const (
 	CodeIgnoredContent     ErrorCode = "IGNORED_CONTENT"
 	CodeHiddenContent      ErrorCode = "HIDDEN_CONTENT"
 	CodeUpdateRefused      ErrorCode = "UPDATE_REFUSED"
+	CodeIDAmbiguous        ErrorCode = "ID_AMBIGUOUS"
 	CodeUpdateConflict     ErrorCode = "UPDATE_CONFLICT"
 	CodeIdentityMissing    ErrorCode = "GIT_IDENTITY_MISSING"
 	CodePublishUnsupported ErrorCode = "PUBLISH_UNSUPPORTED"
@@ -95,6 +96,7 @@ var refusals = map[ErrorCode]bool{
 	CodeIgnoredContent:     true,
 	CodeHiddenContent:      true,
 	CodeUpdateRefused:      true,
+	CodeIDAmbiguous:        true,
 	CodeUpdateConflict:     true,
 	CodePublishUnsupported: true,
 	CodePublishRejected:    true,

@@ -28,9 +28,15 @@ func checkSessionID(id string) error {
 	return nil
 }
 
+// loadSession reads a session's record, named by its id or by a unique
+// prefix of at least four characters of it.
 func loadSession(env Env, id string) (*contracts.Session, error) {
-	if err := checkSessionID(id); err != nil {
-		return nil, err
+	if checkSessionID(id) != nil {
+		full, err := sessionByPrefix(env, id)
+		if err != nil {
+			return nil, err
+		}
+		id = full
 	}
 	dir, err := env.Home.Dir("sessions")
 	if err != nil {
@@ -53,6 +59,23 @@ func loadSession(env Env, id string) (*contracts.Session, error) {
 		return nil, contracts.Errorf(contracts.CodeStateInvalid, "session record %s is damaged", path)
 	}
 	return &s, nil
+}
+
+// sessionByPrefix resolves a prefix of a session id.
+func sessionByPrefix(env Env, prefix string) (string, error) {
+	if len(prefix) >= minIDPrefix && strings.Trim(prefix, "0123456789abcdef-") == "" {
+		ids, err := listSessionIDs(env)
+		if err != nil {
+			return "", err
+		}
+		full, err := resolvePrefix(prefix, ids, "session")
+		if err != nil || full != "" {
+			return full, err
+		}
+		return "", contracts.Errorf(contracts.CodeSessionNotFound, "no write session starts with %s on this machine (see `git context-tree write list`)", prefix).
+			WithDetails(map[string]any{"session": prefix})
+	}
+	return "", checkSessionID(prefix)
 }
 
 func saveSession(env Env, s *contracts.Session) error {
