@@ -58,15 +58,20 @@ func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.Session
 	if s.Update != nil {
 		return nil, updateRefused(s, "an update is in progress: resolve the conflicts in "+s.Worktree+", then run `git context-tree write update --continue "+s.ID+"` (or --abort)")
 	}
-	if s.State == contracts.SessionOpen {
+	switch s.State {
+	case contracts.SessionOpen:
 		res, err := commitSession(ctx, env, s, req)
 		if err != nil || res.Result == contracts.ResultUnchanged {
 			return res, err
 		}
-	} else if err := checkCommittedSession(ctx, env, s); err != nil {
-		return nil, err
+	case contracts.SessionPublished:
+		return finishPublished(ctx, env, s, req)
+	default:
+		if err := checkCommittedSession(ctx, env, s); err != nil {
+			return nil, err
+		}
 	}
-	if !req.Publish || s.State == contracts.SessionPublished {
+	if !req.Publish {
 		return withPaths(ctx, env, sessionResult(s, s.State))
 	}
 	if err := publish(ctx, env, s); err != nil {
@@ -74,6 +79,21 @@ func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.Session
 	}
 	res, err := withPaths(ctx, env, sessionResult(s, contracts.ResultPublished))
 	if err != nil || req.Keep {
+		return res, err
+	}
+	if err := closeSession(ctx, env, s); err != nil {
+		return nil, err
+	}
+	res.Closed = true
+	return res, nil
+}
+
+// finishPublished reports a session already published; with --publish
+// and without --keep it closes the session, completing a close that was
+// interrupted.
+func finishPublished(ctx context.Context, env Env, s *contracts.Session, req FinishRequest) (*contracts.SessionResult, error) {
+	res, err := withPaths(ctx, env, sessionResult(s, contracts.ResultPublished))
+	if err != nil || !req.Publish || req.Keep || s.ClosedAt != "" {
 		return res, err
 	}
 	if err := closeSession(ctx, env, s); err != nil {

@@ -41,7 +41,7 @@ func runFinishHelper(spec string) int {
 		return 2
 	}
 	env := killEnv(parts[0], parts[1])
-	if _, err := Finish(context.Background(), env, FinishRequest{ID: parts[2], Message: "Killed finish", Publish: parts[3] == "1"}); err != nil {
+	if _, err := Finish(context.Background(), env, FinishRequest{ID: parts[2], Message: "Killed finish", Publish: parts[3] == "1", Keep: true}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -541,7 +541,7 @@ func (k *killLoop) checkKilled(what string, prepared *contracts.Session, edit st
 func (k *killLoop) checkConverges(what string, prepared *contracts.Session, edit, killedTip string, thorough bool) string {
 	t := k.t
 	ctx := context.Background()
-	res, err := Finish(ctx, k.env, FinishRequest{ID: prepared.ID, Message: "Recovered finish", Publish: k.publish})
+	res, err := Finish(ctx, k.env, FinishRequest{ID: prepared.ID, Message: "Recovered finish", Publish: k.publish, Keep: true})
 	if err != nil {
 		t.Fatalf("%s: finish after the kill does not converge: %v", what, err)
 	}
@@ -584,7 +584,7 @@ func (k *killLoop) checkConverges(what string, prepared *contracts.Session, edit
 	if thorough {
 		k.mustCheckRepo(what, sessionGit)
 		// Once more: a finished session reports the same commit.
-		again, err := Finish(ctx, k.env, FinishRequest{ID: prepared.ID, Publish: k.publish})
+		again, err := Finish(ctx, k.env, FinishRequest{ID: prepared.ID, Publish: k.publish, Keep: true})
 		if err != nil || again.Commit != res.Commit || again.Result != want {
 			t.Fatalf("%s: finishing the finished session again: %v, %+v", what, err, again)
 		}
