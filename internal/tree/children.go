@@ -92,6 +92,12 @@ func summarize(root string, c *contracts.ChildNode, buf *[]byte) {
 		finding(contracts.FindingDocumentUnreadable, fmt.Sprintf("document cannot be read: %v", unwrapPathError(err)))
 		return
 	}
+	if verifyFastPaths {
+		if m, ok := quickMeta(docRel, data); ok {
+			c.Title, c.Description = m.Title, m.Description
+			return
+		}
+	}
 	doc := ParseDocument(docRel, data, false)
 	c.Title, c.Description, c.Findings = doc.Meta.Title, doc.Meta.Description, doc.Findings
 }

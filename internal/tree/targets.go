@@ -26,14 +26,33 @@ const (
 // separators and cleans the path. Drive letters and leading backslashes
 // count as escapes. The returned path is tree-relative ("." is the root).
 func ResolveTarget(docDir, target string, fromRoot bool) (string, TargetVerdict) {
-	if isPlainPath(target) {
-		// Nothing to strip, decode or clean: the usual soft link.
-		if fromRoot || docDir == "." {
-			return target, TargetInside
-		}
-		return docDir + "/" + target, TargetInside
+	if p, ok := resolvePlain(docDir, target, fromRoot); ok {
+		return p, TargetInside
 	}
 	return resolveTarget(docDir, target, fromRoot)
+}
+
+// resolvePlain resolves the usual target without cleaning or decoding
+// anything: a plain path (isPlainPath), rooted by one "/" or not, maybe
+// with one trailing "/" and a "#fragment" or "?query". ok is false for
+// anything else.
+func resolvePlain(docDir, target string, fromRoot bool) (string, bool) {
+	t := target
+	if i := strings.IndexAny(t, "?#"); i > 0 {
+		t = t[:i]
+	}
+	rooted := strings.HasPrefix(t, "/")
+	if rooted {
+		t = t[1:]
+	}
+	t = strings.TrimSuffix(t, "/")
+	if !isPlainPath(t) {
+		return "", false
+	}
+	if rooted || fromRoot || docDir == "." {
+		return t, true
+	}
+	return docDir + "/" + t, true
 }
 
 // resolveTarget is ResolveTarget for any target.

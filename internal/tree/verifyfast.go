@@ -150,28 +150,47 @@ func levelNeeded(seg []byte, cont int) int {
 // CRLF, comments, tabs, anchors, deeper nesting, escapes, any doubt), which
 // ParseDocument must then parse.
 func quickDocument(rel string, data []byte, root bool) (*Document, bool) {
+	d, _, ok := quickRead(rel, data, root)
+	return d, ok
+}
+
+// quickMeta is quickDocument for read's child summaries: the document's
+// title and description as ParseDocument reads them, when quickDocument
+// accepts it and neither is a block scalar (whose folding it does not do).
+func quickMeta(rel string, data []byte) (Meta, bool) {
+	d, known, ok := quickRead(rel, data, false)
+	if !ok || !known {
+		return Meta{}, false
+	}
+	return d.Meta, true
+}
+
+// quickRead is quickDocument, also saying whether Meta's title and
+// description were read (they were unless one is a block scalar).
+func quickRead(rel string, data []byte, root bool) (doc *Document, metaKnown, ok bool) {
 	if root {
-		return nil, false
+		return nil, false, false
 	}
 	first, rest, _ := cutLine(data)
 	if string(first) != "---" {
-		return nil, false
+		return nil, false, false
 	}
 	var h quickHeader
 	for line := 2; len(rest) > 0; line++ {
 		l, next, _ := cutLine(rest)
 		if string(l) == "---" {
 			if !h.finish() || !h.hasTitle || !utf8.Valid(next) {
-				return nil, false
+				return nil, false, false
 			}
-			return &Document{Path: rel, Body: next, BodyLine: line + 1, Meta: Meta{SoftLinks: h.softLinks}}, true
+			meta := Meta{Title: h.title, Description: h.description, SoftLinks: h.softLinks}
+			return &Document{Path: rel, Body: next, BodyLine: line + 1, Meta: meta}, !h.blockMeta, true
 		}
 		if !h.line(l, line) {
-			return nil, false
+			return nil, false, false
 		}
 		rest = next
 	}
-	return nil, false
+	return nil, false, false
 }
 
 // quickHeader is the state of quickDocument's line-by-line header reading.
@@ -184,6 +203,10 @@ type quickHeader struct {
 	content   bool // the block scalar has a line with a letter or digit
 	hasTitle  bool
 	softLinks []SoftLink
+	// title and description are their one-line values; blockMeta says
+	// one of them is a block scalar instead, left unread.
+	title, description string
+	blockMeta          bool
 }
 
 const (
@@ -307,6 +330,7 @@ func (h *quickHeader) keyLine(l []byte) bool {
 		switch string(bytes.TrimRight(v[1:], " ")) {
 		case "", "-", "+":
 			h.mode = modeBlock
+			h.blockMeta = h.blockMeta || known
 			return string(key) != "soft_links"
 		}
 		return false
@@ -318,8 +342,15 @@ func (h *quickHeader) keyLine(l []byte) bool {
 	case !ok || string(key) == "soft_links":
 		return false
 	case known: // title or description
-		h.hasTitle = h.hasTitle || string(key) == "title"
-		return str && len(bytes.TrimSpace(s)) > 0
+		if !str || len(bytes.TrimSpace(s)) == 0 {
+			return false
+		}
+		if string(key) == "title" {
+			h.hasTitle, h.title = true, string(s)
+		} else {
+			h.description = string(s)
+		}
+		return true
 	}
 	return true
 }

@@ -20,11 +20,14 @@ import (
 // disagrees with it.
 func checkQuickDocument(t testing.TB, data []byte) bool {
 	t.Helper()
-	q, ok := quickDocument("d/x.md", data, false)
+	q, metaKnown, ok := quickRead("d/x.md", data, false)
 	if !ok {
 		return false
 	}
 	d := ParseDocument("d/x.md", data, false)
+	if metaKnown && (q.Meta.Title != d.Meta.Title || q.Meta.Description != d.Meta.Description) {
+		t.Errorf("quickDocument read title %q, description %q; ParseDocument %q, %q:\n%s", q.Meta.Title, q.Meta.Description, d.Meta.Title, d.Meta.Description, data)
+	}
 	if len(d.Findings) > 0 || !bytes.Equal(q.Body, d.Body) || q.BodyLine != d.BodyLine ||
 		!reflect.DeepEqual(q.Meta.SoftLinks, d.Meta.SoftLinks) {
 		t.Errorf("quickDocument accepted a document ParseDocument reads differently:\n%s\nfindings %v\nbody line %d/%d\nsoft links %v\n      want %v",
@@ -269,4 +272,45 @@ func FuzzLinksMayEscape(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte, depth uint8) {
 		checkLinksMayEscape(t, x, body, int(depth%8))
 	})
+}
+
+// TestReadChildrenFastPaths: child summaries read through quickMeta are
+// those ParseDocument gives, block-scalar and quoted titles included.
+func TestReadChildrenFastPaths(t *testing.T) {
+	dir := t.TempDir()
+	if err := treegen.Generate(dir, treegen.Options{Seed: 4, Docs: 200, WideChildren: 60}); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{
+		"block.md":   "---\ntitle: >-\n  Folded\n  title\ndescription: |\n  Literal\n---\n",
+		"quoted.md":  "---\ntitle: 'It''s'\ndescription: \"Q: r\"\n---\n",
+		"plain.md":   "---\ntitle: Plain  words   \ndescription: café au lait\n---\n",
+		"bad.md":     "---\ntitle: 1\n---\n",
+		"crlf.md":    "---\r\ntitle: CRLF\r\n---\r\n",
+		"nothing.md": "no header\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, treegen.WideDir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, err := Read(root, treegen.WideDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifyFastPaths = false
+	defer func() { verifyFastPaths = true }()
+	slow, err := Read(root, treegen.WideDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Errorf("Read differs with fast paths:\nfast %+v\nslow %+v", fast.Children, slow.Children)
+	}
+	if len(slow.Children) < 66 {
+		t.Errorf("only %d children", len(slow.Children))
+	}
 }

@@ -45,3 +45,19 @@ func TestWriteFailureLeavesOriginal(t *testing.T) {
 		t.Errorf("original changed to %q", data)
 	}
 }
+
+func TestWriteCache(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "cache")
+	for _, content := range []string{"one", "two"} {
+		if err := WriteCache(name, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(name)
+	fi, _ := os.Stat(name)
+	entries, _ := os.ReadDir(dir)
+	if string(data) != "two" || fi.Mode().Perm() != 0o600 || len(entries) != 1 {
+		t.Errorf("content %q mode %v, %d entries; want two 0600, 1", data, fi.Mode().Perm(), len(entries))
+	}
+}

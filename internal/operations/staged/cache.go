@@ -11,8 +11,8 @@ package staged
 // index (TestStagedCacheEqualsFullVerify).
 //
 // The file is a cache, never a source of truth: it is replaced atomically
-// (adapters/atomicfile; a torn or foreign file fails its CRC-32C and is
-// ignored anyway) and keyed to the binary that wrote it (format
+// (atomicfile.WriteCache, no fsync: a torn or foreign file fails its
+// CRC-32C and is ignored) and keyed to the binary that wrote it (format
 // version, build version, executable size and modification time: other
 // rules, other results). A run that parsed documents adds their records to
 // a journal beside it (staged-cache.journal); when the journal grows past
@@ -232,7 +232,7 @@ func writeAtomic(name string, data []byte) bool {
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return false
 	}
-	return atomicfile.Write(name, data, 0o600) == nil
+	return atomicfile.WriteCache(name, data, 0o600) == nil
 }
 
 // The file (and the journal): magic, fingerprint, record count, records sorted by path then
