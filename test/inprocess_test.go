@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,7 +70,7 @@ func runInProcess(ts *testscript.TestScript, args []string) int {
 	}
 	env := append(scriptEnv(ts), "PWD="+ts.MkAbs("."))
 	var stdout, stderr bytes.Buffer
-	code, err := func() (int, error) {
+	code, err := func() (code int, err error) {
 		inProcess.Lock()
 		defer inProcess.Unlock()
 		restore, err := enter(ts.MkAbs("."), env)
@@ -77,7 +78,14 @@ func runInProcess(ts *testscript.TestScript, args []string) int {
 			return -1, err
 		}
 		defer restore()
-		code, err := runProduct(args, strings.NewReader(""), &stdout, &stderr)
+		// A panic fails this script, as a crashed process would, not the
+		// whole test binary.
+		defer func() {
+			if r := recover(); r != nil {
+				code, err = 2, fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+			}
+		}()
+		code, err = runProduct(args, strings.NewReader(""), &stdout, &stderr)
 		if err != nil {
 			err = fmt.Errorf("--json output: %w", err)
 		}
