@@ -29,15 +29,22 @@ import (
 //
 // The fast path is three git processes started at once: where the
 // repository is (rev-parse), what the commit changes (one diff of the
-// whole commit) and the object reader (cat-file); the configuration's
-// entry is read from HEAD (ls-tree) while the diff runs, and from the
-// index only when the commit changes it.
+// whole commit) and the object reader (cat-file). While the diff runs,
+// HEAD's side is read as if the commit left the configuration alone: its
+// entry (ls-tree), its content (cat-file), and what HEAD holds at each
+// declared tree (ls-tree); when the diff shows the configuration changed,
+// it is read from the index instead.
 func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyReport, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	changedC := async(func() ([]string, error) { return g.StagedChanges(ctx, dir, false, nil) })
 	batchC := async(func() (*git.Batch, error) { return g.OpenBatch(ctx, dir) })
+	var headC *pending[*project] // uses the batch too
 	defer func() {
+		cancel()
+		if headC != nil {
+			headC.wait()
+		}
 		if b, err := batchC.wait(); err == nil {
 			b.Close()
 		}
@@ -50,9 +57,22 @@ func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyRepor
 		return nil, contracts.Errorf(contracts.CodeNoRepository, "verify --staged needs a git work tree; %s is not in one", dir)
 	}
 	r := &run{g: g, dir: dir, top: tree.RealPath(loc.Top), commonDir: loc.CommonDir}
-	// The configuration's candidates, as HEAD has them, while the diff runs.
 	candidates := r.configCandidates()
-	headC := async(func() ([]git.IndexEntry, error) { return g.HeadEntries(ctx, r.top, candidates...) })
+	headC = async(func() (*project, error) {
+		listed, err := g.HeadEntries(ctx, r.top, candidates...)
+		if err != nil {
+			return nil, gitErr(err)
+		}
+		objects, err := batchC.wait()
+		if err != nil {
+			return nil, gitErr(err)
+		}
+		pr, err := r.project(candidates, listed, objects)
+		if err == nil && len(pr.trees) > 0 {
+			pr.heads, err = r.lookupHeads(ctx, pr.trees)
+		}
+		return pr, err
+	})
 	changed, err := changedC.wait()
 	if err != nil {
 		return nil, gitErr(err)
@@ -61,21 +81,21 @@ func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyRepor
 		return nil, gitErr(err)
 	}
 	rep := &contracts.VerifyReport{SchemaVersion: contracts.CLIVersion, OK: true, Trees: []contracts.TreeReport{}}
-	cfgEntry, cfg, err := r.config(ctx, candidates, changed, headC)
+	var pr *project
+	if slices.ContainsFunc(candidates, func(c string) bool { return slices.Contains(changed, c) }) {
+		headC.wait() // done with the batch
+		pr, err = r.stagedProject(ctx, candidates, changed)
+	} else if pr, err = headC.wait(); err == nil {
+		r.heads = pr.heads
+	}
 	if err != nil {
 		return nil, err
 	}
-	if cfg == nil {
+	cfgEntry, trees := pr.cfgEntry, pr.trees
+	if pr.cfg == nil {
 		rep.Note = "no " + contracts.ConfigFile + " is staged: this commit declares no trees"
 		return rep, nil
 	}
-	cfgFile := filepath.Join(r.top, filepath.FromSlash(cfgEntry.Path))
-	p := &sources.Project{Checkout: r.top, Root: filepath.Dir(cfgFile), ConfigFile: cfgFile, Config: cfg}
-	conns, err := p.Connections()
-	if err != nil {
-		return nil, err
-	}
-	trees := r.declaredTrees(conns)
 	if len(trees) == 0 {
 		rep.Note = "the project declares no tree inside this repository"
 		return rep, nil
@@ -188,25 +208,35 @@ func (r *run) configCandidates() []string {
 	return out
 }
 
-// config reads the project configuration as staged: the nearest
-// candidate the index holds. A candidate the commit does not change is the
-// same in HEAD, which git reads without loading the index. cfg is nil when
-// no configuration is in the index.
-func (r *run) config(ctx context.Context, candidates, changed []string, head *pending[[]git.IndexEntry]) (git.IndexEntry, *contracts.Config, error) {
-	listed, err := head.wait()
-	if slices.ContainsFunc(candidates, func(c string) bool { return slices.Contains(changed, c) }) {
-		if listed, err = r.g.IndexEntries(ctx, r.top, candidates...); err == nil {
-			var ita []string
-			if ita, err = r.intentToAdd(ctx, listed, changed, candidates); err == nil {
-				ix := git.NewIndex(listed)
-				ix.Drop(ita)
-				listed = ix.Under(".")
-			}
-		}
-	}
+// project is the configuration a commit holds and the trees it declares
+// in the repository.
+type project struct {
+	cfgEntry git.IndexEntry
+	cfg      *contracts.Config // nil when the commit holds none
+	trees    []declared
+	heads    map[string]git.IndexEntry // HEAD's entry at each tree's prefix, when looked up
+}
+
+// stagedProject reads the configuration from the index, for a commit that
+// changes one of its candidates.
+func (r *run) stagedProject(ctx context.Context, candidates, changed []string) (*project, error) {
+	listed, err := r.g.IndexEntries(ctx, r.top, candidates...)
 	if err != nil {
-		return git.IndexEntry{}, nil, gitErr(err)
+		return nil, gitErr(err)
 	}
+	ita, err := r.intentToAdd(ctx, listed, changed, candidates)
+	if err != nil {
+		return nil, err
+	}
+	ix := git.NewIndex(listed)
+	ix.Drop(ita)
+	return r.project(candidates, ix.Under("."), r.objects)
+}
+
+// project reads the configuration from the nearest candidate listed (as
+// the index or HEAD holds it) and the trees it declares. It changes
+// nothing in r, so it may run beside other work of the run.
+func (r *run) project(candidates []string, listed []git.IndexEntry, objects *git.Batch) (*project, error) {
 	found := git.NewIndex(listed)
 	for _, c := range candidates {
 		e, ok := found.Lookup(c)
@@ -215,11 +245,11 @@ func (r *run) config(ctx context.Context, candidates, changed []string, head *pe
 		}
 		file := filepath.Join(r.top, filepath.FromSlash(c))
 		if e.Mode != "100644" && e.Mode != "100755" {
-			return e, nil, contracts.Errorf(contracts.CodeConfigInvalid, "invalid project configuration %s (staged): it is staged as a symlink or submodule, not a regular file", file).
+			return nil, contracts.Errorf(contracts.CodeConfigInvalid, "invalid project configuration %s (staged): it is staged as a symlink or submodule, not a regular file", file).
 				WithDetails(map[string]any{"file": file})
 		}
 		var data []byte
-		err := r.objects.Objects([]string{e.ID}, func(_ int, id string, b []byte) error {
+		err := objects.Objects([]string{e.ID}, func(_ int, id string, b []byte) error {
 			if id == "" {
 				return errors.New("the staged configuration's blob " + e.ID + " is missing")
 			}
@@ -227,12 +257,20 @@ func (r *run) config(ctx context.Context, candidates, changed []string, head *pe
 			return nil
 		})
 		if err != nil {
-			return e, nil, gitErr(err)
+			return nil, gitErr(err)
 		}
 		cfg, err := sources.ParseConfig(file+" (staged)", data)
-		return e, cfg, err
+		if err != nil {
+			return nil, err
+		}
+		p := &sources.Project{Checkout: r.top, Root: filepath.Dir(file), ConfigFile: file, Config: cfg}
+		conns, err := p.Connections()
+		if err != nil {
+			return nil, err
+		}
+		return &project{cfgEntry: e, cfg: cfg, trees: r.declaredTrees(conns)}, nil
 	}
-	return git.IndexEntry{}, nil, nil
+	return &project{}, nil
 }
 
 // touches reports whether the commit changes the configuration or

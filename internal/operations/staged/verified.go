@@ -101,6 +101,17 @@ func (r *run) headTrees(ctx context.Context, trees []declared) (map[string]git.I
 	if r.heads != nil {
 		return r.heads, nil
 	}
+	heads, err := r.lookupHeads(ctx, trees)
+	if err != nil {
+		return nil, err
+	}
+	r.heads = heads
+	return heads, nil
+}
+
+// lookupHeads is headTrees without remembering: it changes nothing in r,
+// so it may run beside other work of the run.
+func (r *run) lookupHeads(ctx context.Context, trees []declared) (map[string]git.IndexEntry, error) {
 	heads := map[string]git.IndexEntry{}
 	var paths []string
 	for _, t := range trees {
@@ -125,7 +136,6 @@ func (r *run) headTrees(ctx context.Context, trees []declared) (map[string]git.I
 			heads[e.Path] = e
 		}
 	}
-	r.heads = heads
 	return heads, nil
 }
 
