@@ -58,28 +58,36 @@ func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.Session
 	if s.Update != nil {
 		return nil, updateRefused(s, "an update is in progress: resolve the conflicts in "+s.Worktree+", then run `git context-tree write update --continue "+s.ID+"` (or --abort)")
 	}
+	var paths []string
 	switch s.State {
 	case contracts.SessionOpen:
 		res, err := commitSession(ctx, env, s, req)
 		if err != nil || res.Result == contracts.ResultUnchanged {
 			return res, err
 		}
+		paths = res.Paths
 	case contracts.SessionPublished:
 		return finishPublished(ctx, env, s, req)
 	default:
 		if err := checkCommittedSession(ctx, env, s); err != nil {
 			return nil, err
 		}
+		if paths, err = committedPaths(ctx, env, s); err != nil {
+			return nil, err
+		}
 	}
 	if !req.Publish {
-		return withPaths(ctx, env, sessionResult(s, s.State))
+		res := sessionResult(s, s.State)
+		res.Paths = paths
+		return res, nil
 	}
 	if err := publish(ctx, env, s); err != nil {
 		return nil, err
 	}
-	res, err := withPaths(ctx, env, sessionResult(s, contracts.ResultPublished))
-	if err != nil || req.Keep {
-		return res, err
+	res := sessionResult(s, contracts.ResultPublished)
+	res.Paths = paths
+	if req.Keep {
+		return res, nil
 	}
 	if err := closeSession(ctx, env, s); err != nil {
 		return nil, err
@@ -92,9 +100,14 @@ func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.Session
 // and without --keep it closes the session, completing a close that was
 // interrupted.
 func finishPublished(ctx context.Context, env Env, s *contracts.Session, req FinishRequest) (*contracts.SessionResult, error) {
-	res, err := withPaths(ctx, env, sessionResult(s, contracts.ResultPublished))
-	if err != nil || !req.Publish || req.Keep || s.ClosedAt != "" {
-		return res, err
+	paths, err := committedPaths(ctx, env, s)
+	if err != nil {
+		return nil, err
+	}
+	res := sessionResult(s, contracts.ResultPublished)
+	res.Paths = paths
+	if !req.Publish || req.Keep || s.ClosedAt != "" {
+		return res, nil
 	}
 	if err := closeSession(ctx, env, s); err != nil {
 		return nil, err
@@ -103,20 +116,21 @@ func finishPublished(ctx context.Context, env Env, s *contracts.Session, req Fin
 	return res, nil
 }
 
-// withPaths lists the paths the session's commit changes in its result.
-func withPaths(ctx context.Context, env Env, res *contracts.SessionResult) (*contracts.SessionResult, error) {
-	s := res.Session
-	if s.Commit == "" {
-		return res, nil
-	}
+// committedPaths lists the paths the session's commit changes.
+func committedPaths(ctx context.Context, env Env, s *contracts.Session) ([]string, error) {
 	changes, err := env.Git.DiffTrees(ctx, s.Repository.CommonDir, s.Base, s.Commit, true)
 	if err != nil {
 		return nil, gitErr(err)
 	}
-	for _, c := range changes {
-		res.Paths = append(res.Paths, c.Path)
+	return changedPaths(changes), nil
+}
+
+func changedPaths(changes []git.TreeChange) []string {
+	paths := make([]string, len(changes))
+	for i, c := range changes {
+		paths[i] = c.Path
 	}
-	return res, nil
+	return paths
 }
 
 func sessionResult(s *contracts.Session, result string) *contracts.SessionResult {
@@ -184,7 +198,9 @@ func commitSession(ctx context.Context, env Env, s *contracts.Session, req Finis
 	if err := settleSessionRepo(ctx, env, s, c, s.Base); err != nil {
 		return nil, err
 	}
-	return withPaths(ctx, env, sessionResult(s, contracts.ResultCommitted))
+	res := sessionResult(s, contracts.ResultCommitted)
+	res.Paths = changedPaths(c.changes)
+	return res, nil
 }
 
 // resolveHome reads the session's branch and the base's tree in the home
@@ -218,8 +234,11 @@ func checkCapture(ctx context.Context, env Env, objects *git.Batch, s *contracts
 	if err := checkIgnored(s, c, outside, req.IncludeIgnored); err != nil {
 		return err
 	}
+	if c.changes, err = env.Git.DiffTrees(ctx, s.Repository.CommonDir, s.Base, c.tree, true); err != nil {
+		return gitErr(err)
+	}
 	if !req.IncludeHidden {
-		if err := checkHidden(ctx, env, s, c.tree); err != nil {
+		if err := checkHidden(s, c.changes); err != nil {
 			return err
 		}
 	}

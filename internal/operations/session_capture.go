@@ -16,9 +16,10 @@ import (
 // (its index and its flags, its refs, replace refs, hooks or config) takes
 // part; what finish verifies and commits is exactly this tree.
 type sessionCapture struct {
-	tree    string   // the work tree's content as a tree object
-	ignored []string // ignored untracked paths ("dir/" for a directory)
-	index   string   // the capture's own index file
+	tree    string           // the work tree's content as a tree object
+	ignored []string         // ignored untracked paths ("dir/" for a directory)
+	index   string           // the capture's own index file
+	changes []git.TreeChange // what the tree changes from the base, once checked
 	wt      git.WorkTree
 }
 

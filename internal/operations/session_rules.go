@@ -232,11 +232,7 @@ func nestedGit(top string) string {
 // tree (editor swap files, .DS_Store, node_modules): they are not content,
 // and committing them is rarely meant. Changes to ones the base already
 // tracks (the tree's own .gitignore) are allowed.
-func checkHidden(ctx context.Context, env Env, s *contracts.Session, captured string) error {
-	changes, err := env.Git.DiffTrees(ctx, s.Repository.CommonDir, s.Base, captured, true)
-	if err != nil {
-		return gitErr(err)
-	}
+func checkHidden(s *contracts.Session, changes []git.TreeChange) error {
 	var hidden []string
 	for _, c := range changes {
 		rel, ok := tree.Inside(s.Subtree, c.Path)
