@@ -10,8 +10,10 @@ package main
 //
 //	go test -run '^$' -bench BenchmarkProcess -benchtime 200x ./cmd/git-context-tree/
 //
-// Reported, per command, the median wall time of one process (ms) and its
-// ratio to the process floor, `git-context-tree version`:
+// Reported, per command, the median wall time of one process (ms), its
+// ratio to the process floor, `git-context-tree version`, and the median
+// CPU time (user and system, of the process and the git processes it ran:
+// the figure load from other work changes least):
 //
 //   - read-wide: `read` of a node with 1,000 children (goal: <= 50 ms);
 //   - read-small: `read` of a small tree's root (goal: <= 2x the floor);
@@ -81,7 +83,7 @@ func BenchmarkProcess(b *testing.B) {
 		add("base-", base)
 	}
 	env := append(os.Environ(), "HOME="+home, "CONTEXT_TREE_HOME="+filepath.Join(home, ".context-tree"))
-	run := func(c command) time.Duration {
+	run := func(c command) (wall, cpu time.Duration) {
 		cmd := exec.Command(c.bin, c.args...)
 		cmd.Dir, cmd.Env = c.dir, env
 		var stdout, stderr bytes.Buffer
@@ -92,17 +94,19 @@ func BenchmarkProcess(b *testing.B) {
 		if err != nil || stdout.Len()+stderr.Len() == 0 {
 			b.Fatalf("%s %v: %v\n%s", c.bin, c.args, err, stderr.Bytes())
 		}
-		return d
+		return d, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	for _, c := range cmds {
 		run(c) // warm the page cache
 	}
 	samples := make([][]time.Duration, len(cmds))
+	cpus := make([][]time.Duration, len(cmds))
 	i := 0
 	for b.Loop() {
 		for k := range cmds {
 			j := (i + k) % len(cmds) // rotate who goes first
-			samples[j] = append(samples[j], run(cmds[j]))
+			wall, cpu := run(cmds[j])
+			samples[j], cpus[j] = append(samples[j], wall), append(cpus[j], cpu)
 		}
 		i++
 	}
@@ -120,6 +124,7 @@ func BenchmarkProcess(b *testing.B) {
 	for j, c := range cmds {
 		m := median(samples[j])
 		b.ReportMetric(m, c.prefix+c.name+"-ms")
+		b.ReportMetric(median(cpus[j]), c.prefix+c.name+"-cpu-ms")
 		if c.name != "version" {
 			b.ReportMetric(m/floors[c.prefix], c.prefix+c.name+"-x-floor")
 		}
