@@ -203,10 +203,16 @@ type quickHeader struct {
 	content   bool // the block scalar has a line with a letter or digit
 	hasTitle  bool
 	softLinks []SoftLink
-	// title and description are their one-line values; blockMeta says
-	// one of them is a block scalar instead, left unread.
+	// title and description are their values; blockMeta says one of them
+	// is a block scalar this reader does not fold, left unread.
 	title, description string
 	blockMeta          bool
+	// block holds the lines of a title or description block scalar, and
+	// style its indicator ("|", "|-", ">" or ">-"), while blockOK says
+	// every line so far is one it folds: same indent, no trailing space.
+	block   [][]byte
+	style   string
+	blockOK bool
 }
 
 const (
@@ -244,6 +250,7 @@ func (h *quickHeader) line(l []byte, n int) bool {
 	}
 	if len(l) == 0 {
 		if h.mode == modeBlock {
+			h.blockOK = false // blank lines fold in ways not read here
 			return true
 		}
 		return h.finish()
@@ -264,6 +271,10 @@ func (h *quickHeader) line(l []byte, n int) bool {
 			h.indent = indent
 		}
 		h.content = h.content || hasAlnum(l)
+		if indent != h.indent || l[len(l)-1] == ' ' {
+			h.blockOK = false
+		}
+		h.block = append(h.block, l[indent:])
 		return true
 	case (h.mode == modePending || h.mode == modeList) && indent+1 < len(l) && l[indent] == '-' && l[indent+1] == ' ':
 		if h.mode == modeList && indent != h.indent {
@@ -330,7 +341,8 @@ func (h *quickHeader) keyLine(l []byte) bool {
 		switch string(bytes.TrimRight(v[1:], " ")) {
 		case "", "-", "+":
 			h.mode = modeBlock
-			h.blockMeta = h.blockMeta || known
+			h.style, h.block = string(bytes.TrimRight(v, " ")), h.block[:0]
+			h.blockOK = known && (h.style == "|" || h.style == "|-" || h.style == ">" || h.style == ">-")
 			return string(key) != "soft_links"
 		}
 		return false
@@ -388,12 +400,33 @@ func (h *quickHeader) finish() bool {
 		switch string(h.key) {
 		case "title":
 			h.hasTitle = h.content
+			h.title = h.fold()
 			return h.content
 		case "description":
+			h.description = h.fold()
 			return h.content
 		}
 	}
 	return true
+}
+
+// fold is the value of a title or description block scalar: its lines
+// joined by newlines (literal) or spaces (folded), with the final newline
+// clipped or stripped, when blockOK; else it marks the metadata unread.
+func (h *quickHeader) fold() string {
+	if !h.blockOK || len(h.block) == 0 {
+		h.blockMeta = true
+		return ""
+	}
+	sep := []byte{'\n'}
+	if h.style[0] == '>' {
+		sep = []byte{' '}
+	}
+	v := bytes.Join(h.block, sep)
+	if !strings.HasSuffix(h.style, "-") {
+		v = append(v, '\n')
+	}
+	return string(v)
 }
 
 // scalar reads a one-line scalar value: single-quoted, double-quoted

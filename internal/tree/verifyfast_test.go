@@ -64,6 +64,8 @@ func TestQuickDocumentAccepts(t *testing.T) {
 		"---\ntitle: \"Q: r\"\ndescription: >-\n  one\n\n    two\nextra: [a, b-c, 1]\nn: 12\nm:\nk: yes\n---\n\n# B\n",
 		"---\nyes: no\ntitle: café\ntags: []\n---\n",
 		"---\ntitle: A\no:\n  k: v\n  j: [x]\n  title: 1\nk: 'w'\n---\n",
+		"---\ntitle: |\n  a: b\n  # c\ndescription: >-\n  d 'e'\n  f\n---\n",
+		"---\ntitle: >\n   x\n   y\ndescription: |-\n  z\n---\n",
 	} {
 		if !checkQuickDocument(t, []byte(s)) {
 			t.Errorf("quickDocument refused %q", s)
@@ -252,6 +254,8 @@ func FuzzQuickDocument(f *testing.F) {
 		"---\ntitle: 'It''s'\nsoft_links:\n- \"x y\"\n- 'z'\n---\n",
 		"---\ntitle: \"Q: r\"\ndescription: >-\n  one\n\n    two\nextra: [a, b-c, 1]\nn: 12\nm:\nk: yes\n---\n\n# B\n",
 		"---\ntitle: A\no:\n  k: v\n  j: [x]\n  title: 1\nk: 'w'\n---\n",
+		"---\ntitle: |\n  a: b\n  # c\ndescription: >-\n  d 'e'\n  f\n---\n",
+		"---\ntitle: >\n   x\n   y\ndescription: |-\n  z\n---\n",
 	} {
 		f.Add([]byte(s))
 	}
