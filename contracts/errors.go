@@ -67,6 +67,10 @@ const (
 	CodePushFailed         ErrorCode = "PUSH_FAILED"
 )
 
+// CodeIDAmbiguous: an id prefix names several sessions or cleanup runs;
+// details.candidates lists their full ids (a refusal).
+const CodeIDAmbiguous ErrorCode = "ID_AMBIGUOUS"
+
 // Exit codes (DESIGN §3). A refusal (ExitRefused) means a precondition does
 // not hold and nothing was changed.
 const (
@@ -81,6 +85,7 @@ const (
 var refusals = map[ErrorCode]bool{
 	CodeTreeExists:         true,
 	CodeSelectorAmbiguous:  true,
+	CodeIDAmbiguous:        true,
 	CodeLockHeld:           true,
 	CodeNoRepository:       true,
 	CodeSubtreeDirty:       true,
