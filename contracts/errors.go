@@ -64,13 +64,16 @@ const (
 	CodeIgnoredContent     ErrorCode = "IGNORED_CONTENT"
 	CodeHiddenContent      ErrorCode = "HIDDEN_CONTENT"
 	CodeUpdateRefused      ErrorCode = "UPDATE_REFUSED"
-	CodeIDAmbiguous        ErrorCode = "ID_AMBIGUOUS"
 	CodeUpdateConflict     ErrorCode = "UPDATE_CONFLICT"
 	CodeIdentityMissing    ErrorCode = "GIT_IDENTITY_MISSING"
 	CodePublishUnsupported ErrorCode = "PUBLISH_UNSUPPORTED"
 	CodePublishRejected    ErrorCode = "PUBLISH_REJECTED"
 	CodePushFailed         ErrorCode = "PUSH_FAILED"
 )
+
+// CodeIDAmbiguous: an id prefix names several sessions or cleanup runs;
+// details.candidates lists their full ids (a refusal).
+const CodeIDAmbiguous ErrorCode = "ID_AMBIGUOUS"
 
 // Exit codes (DESIGN §3). A refusal (ExitRefused) means a precondition does
 // not hold and nothing was changed.

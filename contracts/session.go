@@ -82,6 +82,9 @@ type SessionRepository struct {
 type SessionResult struct {
 	SchemaVersion int      `json:"schemaVersion"`
 	Session       *Session `json:"session"`
+	// Snapshot is, from prepare of a git source, how fresh the snapshot
+	// the session starts from is.
+	Snapshot *SessionSnapshot `json:"snapshot,omitempty"`
 	// Result is what finish did: unchanged, committed or published.
 	Result string `json:"result,omitempty"`
 	Commit string `json:"commit,omitempty"`
@@ -113,6 +116,18 @@ type SessionKept struct {
 	ID     string `json:"id"`
 	Status string `json:"status"`
 	Reason string `json:"reason"`
+}
+
+// SessionSnapshot describes the snapshot a git source's session starts
+// from (issue 13): its commit, that commit's committer date, when the
+// branch was last fetched on this machine (absent when unknown) and
+// whether that fetch is over an hour old or unknown, so the session may
+// start behind upstream and its publication be rejected.
+type SessionSnapshot struct {
+	Commit      string `json:"commit"`
+	CommittedAt string `json:"committedAt,omitempty"`
+	SyncedAt    string `json:"syncedAt,omitempty"`
+	Stale       bool   `json:"stale"`
 }
 
 // SessionList is the result of `write list`.

@@ -167,7 +167,7 @@ func (cmd *cleanupRunCmd) Run(c *Context) error {
 type cleanupLogsCmd struct {
 	Selector string `arg:"" optional:"" name:"selector" help:"The declared tree (default: every schedule)."`
 	Schedule string `name:"schedule" placeholder:"<id>" help:"The schedule with this id."`
-	RunID    string `name:"run" placeholder:"<id>" help:"Show this run and its (redacted) agent output."`
+	RunID    string `name:"run" placeholder:"<id>" help:"Show this run and its (redacted) agent output: its id, or a unique prefix of at least 4 characters."`
 }
 
 func (cmd *cleanupLogsCmd) Run(c *Context) error {

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
@@ -31,23 +32,29 @@ or empty. Failures keep the session and its work.`
 
 type prepareCmd struct {
 	Selector string `arg:"" optional:"" name:"selector" help:"The declared tree (default: the only one, or the one you are in)."`
+	Sync     bool   `name:"sync" help:"Fetch a git source's branch first (as sync does), so the session starts at upstream's newest commit. No effect on a directory source."`
 }
 
 func (cmd *prepareCmd) Help() string {
 	return `Opens a write session on a declared tree. The tree's directory must be clean
 (no uncommitted, untracked or ignored files). A directory source must be in
 a git checkout (outside git, edit it directly and run verify); a git source
-starts from its current snapshot (run sync first). Prints the session id and
-the directory to edit.`
+starts from its current snapshot, or with --sync from its branch fetched
+just now (the same as sync for that source; a fetch failure fails prepare).
+For a git source prepare reports on stderr the snapshot's commit date and
+when its branch was last synced, and warns when that is more than an hour
+ago or unknown (JSON: snapshot.committedAt, snapshot.syncedAt,
+snapshot.stale). Prints the session id and the directory to edit.`
 }
 
 func (cmd *prepareCmd) Run(c *Context) error {
-	res, err := operations.Prepare(c, c.Env, cmd.Selector)
+	res, err := operations.Prepare(c, c.Env, cmd.Selector, operations.PrepareOptions{Sync: cmd.Sync})
 	if err != nil {
 		return err
 	}
 	return c.emit(res, func() {
 		fmt.Fprintf(c.Stdout, "%s\t%s\n", res.Session.ID, quote(res.Session.ContentRoot))
+		c.printFreshness(res, cmd.Sync, time.Now())
 		fmt.Fprintf(c.Stderr, "Edit the tree in %s, then run: git context-tree write finish %s\n", c.display(res.Session.ContentRoot), res.Session.ID)
 	})
 }

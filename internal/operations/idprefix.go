@@ -1,29 +1,34 @@
 package operations
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
 
-// minIDPrefix is the shortest prefix that may name an id: shorter ones
-// would too often name several.
+// minIDPrefix is the shortest prefix that may name a session or a cleanup
+// run: shorter ones would match by accident far too often.
 const minIDPrefix = 4
 
-// resolvePrefix returns the one id among ids that starts with prefix (an
-// id itself names itself). It returns "" when none does, and refuses an
-// ambiguous prefix with ID_AMBIGUOUS listing the candidates; what names
-// the kind of id for messages ("session", "cleanup run").
+// resolvePrefix returns the one id among ids that prefix names: the id
+// itself, or a unique prefix of at least minIDPrefix characters (compared
+// without regard to case, since ids are lowercase hex people retype).
+// Several matches are ID_AMBIGUOUS (exit 3) with the sorted candidates in
+// details. No match is "" and a nil error: the caller knows which
+// NOT_FOUND applies. what names the kind of id in messages ("session").
 func resolvePrefix(prefix string, ids []string, what string) (string, error) {
+	if slices.Contains(ids, prefix) {
+		return prefix, nil
+	}
 	if len(prefix) < minIDPrefix {
-		return "", nil
+		return "", contracts.Errorf(contracts.CodeUsage, "%q is too short to name a %s: give its id or at least %d of its first characters", prefix, what, minIDPrefix).
+			WithDetails(map[string]any{"prefix": prefix})
 	}
 	var found []string
 	for _, id := range ids {
-		if id == prefix {
-			return id, nil
-		}
-		if strings.HasPrefix(id, prefix) {
+		if len(id) >= len(prefix) && strings.EqualFold(id[:len(prefix)], prefix) && !slices.Contains(found, id) {
 			found = append(found, id)
 		}
 	}
@@ -33,6 +38,15 @@ func resolvePrefix(prefix string, ids []string, what string) (string, error) {
 	case 1:
 		return found[0], nil
 	}
-	return "", contracts.Errorf(contracts.CodeIDAmbiguous, "%q names %d %ss (%s); give more of the id", prefix, len(found), what, strings.Join(found, ", ")).
-		WithDetails(map[string]any{"candidates": found})
+	slices.Sort(found)
+	return "", contracts.Errorf(contracts.CodeIDAmbiguous, "%q names %d %ss (%s); give more characters of the id", prefix, len(found), what, listSome(found, 5)).
+		WithDetails(map[string]any{"prefix": prefix, "candidates": found})
+}
+
+// listSome joins up to n items, saying how many more there are.
+func listSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }

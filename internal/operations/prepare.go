@@ -19,7 +19,9 @@ import (
 // context-tree/<id> checked out in its own worktree at the source's
 // committed revision (a directory source's checkout HEAD, a git source's
 // snapshot commit). The subtree must be clean, ignored files included.
-func Prepare(ctx context.Context, env Env, selector string) (*contracts.SessionResult, error) {
+// At most one PrepareOptions may be given (optional, so callers that need
+// none stay as they are).
+func Prepare(ctx context.Context, env Env, selector string, opts ...PrepareOptions) (*contracts.SessionResult, error) {
 	p, conns, err := openProject(ctx, env)
 	if err != nil {
 		return nil, err
@@ -27,6 +29,11 @@ func Prepare(ctx context.Context, env Env, selector string) (*contracts.SessionR
 	c, err := sessionConnection(env, conns, selector)
 	if err != nil {
 		return nil, err
+	}
+	if len(opts) > 0 && opts[0].Sync {
+		if err := syncBeforePrepare(ctx, env, c); err != nil {
+			return nil, err
+		}
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -61,7 +68,11 @@ func Prepare(ctx context.Context, env Env, selector string) (*contracts.SessionR
 		return nil, err
 	}
 	s.Head = s.Base
-	return &contracts.SessionResult{SchemaVersion: contracts.CLIVersion, Session: s}, nil
+	res := &contracts.SessionResult{SchemaVersion: contracts.CLIVersion, Session: s}
+	if s.Repository.Kind == contracts.SourceGit {
+		res.Snapshot = snapshotFreshness(ctx, env, c, s, time.Now())
+	}
+	return res, nil
 }
 
 // addSessionWorktree creates the session: its branch at the base in the

@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -24,10 +25,12 @@ func (m *Managed) Sync(ctx context.Context, c Connection, offline bool) (*Snapsh
 	if err != nil {
 		return nil, err
 	}
+	var fetchedAt time.Time // zero: nothing fetched
 	switch {
 	case offline && cache == "":
 		return nil, cacheMissing(c)
 	case cache == "":
+		fetchedAt = time.Now()
 		if cache, err = m.createCache(ctx, repo, branch); err != nil {
 			return nil, err
 		}
@@ -38,6 +41,7 @@ func (m *Managed) Sync(ctx context.Context, c Connection, offline bool) (*Snapsh
 			return nil, err
 		}
 		if !offline {
+			fetchedAt = time.Now()
 			if err := m.fetch(ctx, cache, repo, branch); err != nil {
 				return nil, err
 			}
@@ -49,6 +53,9 @@ func (m *Managed) Sync(ctx context.Context, c Connection, offline bool) (*Snapsh
 	}
 	if commit == "" {
 		return nil, cacheMissing(c)
+	}
+	if !fetchedAt.IsZero() {
+		m.recordFetch(repo, branch, commit, fetchedAt)
 	}
 	if err := m.checkSubtreeOnce(ctx, cache, repo, commit, c.Source.Path); err != nil {
 		return nil, err
