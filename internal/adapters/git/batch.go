@@ -125,14 +125,19 @@ func writeNames(w io.Writer, names []string) error {
 }
 
 // streamPerProcess is how many objects make another process worth
-// starting in Stream.
+// starting in Stream; below streamDirect, Stream asks the batch's own
+// process, one object after another (a commit's hook staging a few new
+// documents starts no process for them).
 var streamPerProcess = 2048
 
+const streamDirect = 64
+
 // Stream reads the named objects as Objects does, for callers that read
-// many at once and do work on each: the names are split among one-shot
-// cat-file processes (one per core, when there are enough names), whose
-// output is read as it comes, in large reads, and handed to one goroutine
-// per core in groups. fn is called concurrently from those goroutines,
+// many at once and do work on each: a few are asked of the batch's own
+// process; more are split among one-shot cat-file processes (one per
+// core, when there are enough names), whose output is read as it comes,
+// in large reads, and handed to one goroutine per core in groups. fn may
+// be called concurrently from those goroutines,
 // once for every name (in no particular order), with the name's index; it
 // may keep data. The first error fn returns stops the rest and is
 // returned.
@@ -142,6 +147,9 @@ func (b *Batch) Stream(names []string, fn func(i int, id string, data []byte) er
 	}
 	if b.err != nil {
 		return b.err
+	}
+	if len(names) < streamDirect {
+		return b.Objects(names, fn)
 	}
 	workers := runtime.GOMAXPROCS(0)
 	procs := min(workers, (len(names)+streamPerProcess-1)/streamPerProcess)

@@ -64,6 +64,17 @@ func TestBatchStream(t *testing.T) {
 			t.Errorf("name %d (%s) answered %d times", i, names[i], n)
 		}
 	}
+	// A few names are asked of the batch's own process.
+	few := make([]object, 3)
+	if err := b.Stream(names[:3], func(i int, id string, data []byte) error {
+		few[i] = object{id, string(data)}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want[:3], few, cmp.AllowUnexported(object{})); diff != "" {
+		t.Errorf("Stream of a few (-Objects +Stream):\n%s", diff)
+	}
 	// The batch still answers after a Stream.
 	if err := b.Objects(names[:1], func(_ int, id string, _ []byte) error {
 		if id != want[0].id {
