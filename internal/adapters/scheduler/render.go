@@ -182,7 +182,7 @@ func (j Job) Crontab() string {
 	return strings.ReplaceAll(b.String(), "%", `\%`)
 }
 
-// shQuote quotes a word for sh: single quotes, with ' as '\''.
+// shQuote quotes a word for sh: single quotes, with ' as '\”.
 func shQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
