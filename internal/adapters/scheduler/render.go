@@ -182,7 +182,8 @@ func (j Job) Crontab() string {
 	return strings.ReplaceAll(b.String(), "%", `\%`)
 }
 
-// shQuote quotes a word for sh: single quotes, with ' as '\”.
+// shQuote quotes a word for sh in single quotes; a single quote inside
+// closes them, is escaped and reopens them.
 func shQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
