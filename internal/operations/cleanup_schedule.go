@@ -3,6 +3,8 @@ package operations
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -133,17 +135,21 @@ func CleanupSchedule(ctx context.Context, env Env, req ScheduleRequest) (*contra
 	if err != nil {
 		return nil, err
 	}
-	action := contracts.ScheduleCreated
+	action, takeover := contracts.ScheduleCreated, ""
 	if old, err := readScheduleFile(env, rec.ID); err == nil {
 		action = contracts.ScheduleReplaced
 		if bytes.Equal(old, data) {
 			action = contracts.ScheduleUnchanged
 		}
-		if prev, _, err := loadSchedule(env, rec.ID); err == nil && prev.ProjectRoot != rec.ProjectRoot && !req.Replace {
+		prev, _, err := loadSchedule(env, rec.ID)
+		if err == nil && prev.ProjectRoot != rec.ProjectRoot && !req.Replace && !projectGone(prev.ProjectRoot) {
 			return nil, contracts.Errorf(contracts.CodeScheduleExists,
 				"%s (branch %s) is already scheduled from the project %s; nothing was changed: schedule it again with --replace to move the schedule here (its policy becomes this one), or change it from that project",
 				c.Exact, branch, prev.ProjectRoot).
 				WithDetails(map[string]any{"schedule": prev.ID, "project": prev.ProjectRoot, "branch": branch})
+		}
+		if err == nil && prev.ProjectRoot != rec.ProjectRoot && !req.Replace {
+			takeover = "took over the schedule of " + c.Exact + " from the project " + prev.ProjectRoot + ", which no longer exists"
 		}
 	}
 	dir, err := env.Home.Dir("schedules")
@@ -158,6 +164,9 @@ func CleanupSchedule(ctx context.Context, env Env, req ScheduleRequest) (*contra
 		return nil, err
 	}
 	res := &contracts.ScheduleResult{SchemaVersion: contracts.CLIVersion, Action: action, Schedule: rec, Commands: cmds}
+	if takeover != "" {
+		res.Warnings = append(res.Warnings, takeover)
+	}
 	if sch.LingerOff(ctx) {
 		res.Warnings = append(res.Warnings, "lingering is off for this user, so the systemd user manager and this timer stop when your last session ends (logout, SSH disconnect): turn it on with `loginctl enable-linger`, or use `cleanup schedule --print` for a crontab line")
 	}
@@ -263,4 +272,11 @@ func scheduleJob(rec *contracts.Schedule, cal scheduler.Calendar) scheduler.Job 
 		},
 		Calendar: cal,
 	}
+}
+
+// projectGone reports a project root that no longer exists (a schedule
+// made from it is taken over without --replace).
+func projectGone(root string) bool {
+	_, err := os.Stat(root)
+	return errors.Is(err, fs.ErrNotExist)
 }
