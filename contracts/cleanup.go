@@ -16,6 +16,9 @@ const (
 	CodeScheduleNotFound ErrorCode = "SCHEDULE_NOT_FOUND"
 	// CodeAgentNotFound: the agent executable cannot be found.
 	CodeAgentNotFound ErrorCode = "AGENT_NOT_FOUND"
+	// CodeScheduleExists: the source already has a schedule made from
+	// another project; --replace moves it. A refusal.
+	CodeScheduleExists ErrorCode = "SCHEDULE_EXISTS"
 )
 
 // Schedule actions.
@@ -25,6 +28,8 @@ const (
 	ScheduleUnchanged = "unchanged"
 	ScheduleRemoved   = "removed"
 	ScheduleAbsent    = "absent"
+	// SchedulePrinted: `schedule --print` rendered the files, installed nothing.
+	SchedulePrinted = "printed"
 )
 
 // Cleanup run outcomes.
@@ -89,6 +94,30 @@ type ScheduleResult struct {
 	// Orphans are unit files or plists without a schedule record that
 	// `unschedule --orphans` removed.
 	Orphans []string `json:"orphans,omitempty"`
+	// ManagerUpdated is false when `unschedule` removed our files and
+	// records but the user manager could not be told (it is unreachable);
+	// absent when the manager was told or nothing needed telling.
+	ManagerUpdated *bool `json:"managerUpdated,omitempty"`
+	// Warnings are things the user should know (lingering off, an
+	// unreachable manager).
+	Warnings []string `json:"warnings,omitempty"`
+	// Printed are the files and crontab line of `schedule --print`.
+	Printed *PrintedSchedule `json:"printed,omitempty"`
+}
+
+// PrintedSchedule is what `cleanup schedule --print` renders without
+// installing anything: the systemd units, the launchd plist and a crontab
+// line, each running `cleanup run --schedule <id>`.
+type PrintedSchedule struct {
+	Files   []PrintedFile `json:"files"`
+	Crontab string        `json:"crontab"`
+}
+
+// PrintedFile is one rendered file and where it would be installed.
+type PrintedFile struct {
+	Scheduler string `json:"scheduler"`
+	Path      string `json:"path"`
+	Content   string `json:"content"`
 }
 
 // ScheduleList is the result of `cleanup list` and `cleanup status`.
@@ -134,6 +163,17 @@ type RunRecord struct {
 	// stored log was cut to the schedule's cap.
 	OutputBytes     int64 `json:"outputBytes"`
 	OutputTruncated bool  `json:"outputTruncated,omitempty"`
+	// AdHoc marks a run started by `cleanup run --agent…` rather than from
+	// a schedule record.
+	AdHoc bool `json:"adHoc,omitempty"`
+	// Owner is the pid of the git-context-tree process running it; AgentPID
+	// the agent's pid (its process group) while it runs.
+	Owner    int `json:"owner,omitempty"`
+	AgentPID int `json:"agentPid,omitempty"`
+	// Recovered are the runs a killed process left behind (interrupted,
+	// never finished) that this run found, recorded and whose agent it
+	// stopped.
+	Recovered []string `json:"recovered,omitempty"`
 }
 
 // CleanupRunResult is the result of `cleanup run`.

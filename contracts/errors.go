@@ -107,6 +107,7 @@ var refusals = map[ErrorCode]bool{
 	CodeHooksPathOutside:   true,
 	CodeSkillsPathUnsafe:   true,
 	CodeNoUserScheduler:    true,
+	CodeScheduleExists:     true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

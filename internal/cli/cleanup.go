@@ -36,6 +36,8 @@ type cleanupScheduleCmd struct {
 	Timeout      time.Duration `name:"timeout" placeholder:"<duration>" help:"Stop the agent after this long (default 30m)."`
 	KeepRuns     int           `name:"keep-runs" placeholder:"<n>" help:"Runs kept in the history (default 30)."`
 	LogBytes     int           `name:"log-bytes" placeholder:"<n>" help:"Agent output kept per run, in bytes (default 262144)."`
+	Print        bool          `name:"print" help:"Print the systemd units, the launchd plist and a crontab line; install and record nothing."`
+	Replace      bool          `name:"replace" help:"Take over this source's schedule made from another project (else SCHEDULE_EXISTS)."`
 }
 
 func (cmd *cleanupScheduleCmd) Run(c *Context) error {
@@ -45,15 +47,33 @@ func (cmd *cleanupScheduleCmd) Run(c *Context) error {
 	res, err := operations.CleanupSchedule(c, c.Env, operations.ScheduleRequest{
 		Selector: cmd.Selector, Every: cmd.Every, At: cmd.At, Publish: cmd.Publish, Agent: cmd.Agent,
 		AgentCommand: cmd.AgentCommand, Timeout: cmd.Timeout, KeepRuns: cmd.KeepRuns, LogBytes: cmd.LogBytes,
+		Print: cmd.Print, Replace: cmd.Replace,
 	})
 	if err != nil {
 		return err
 	}
+	warn(c, res.Warnings)
 	return c.emit(res, func() {
 		s := res.Schedule
+		if p := res.Printed; p != nil {
+			for _, f := range p.Files {
+				fmt.Fprintf(c.Stdout, "# %s: %s\n%s\n", f.Scheduler, f.Path, f.Content)
+			}
+			fmt.Fprintf(c.Stdout, "# crontab (crontab -e; no catch-up of missed runs):\n%s\n", p.Crontab)
+			fmt.Fprintf(c.Stderr, "Nothing was installed or recorded. The job runs `cleanup run --schedule %s`, which needs the schedule record: for cron or CI without one, run `git context-tree cleanup run %s --agent-command …` instead.\n", s.ID, quote(s.Connection.Exact))
+			return
+		}
 		fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%s\n", res.Action, s.ID, quote(s.Connection.Exact), policy(s))
 		fmt.Fprintf(c.Stderr, "Runs %s (%s); files: %s\n", s.Calendar, s.Scheduler, strings.Join(s.Files, ", "))
 	})
+}
+
+// warn prints warnings on stderr (also with --json, whose stdout is the
+// result that carries them).
+func warn(c *Context, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(c.Stderr, "warning: %s\n", w)
+	}
 }
 
 func policy(s *contracts.Schedule) string {
@@ -77,6 +97,7 @@ func (cmd *cleanupUnscheduleCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
+	warn(c, res.Warnings)
 	return c.emit(res, func() {
 		id := cmd.Schedule
 		if res.Schedule != nil {
@@ -126,8 +147,13 @@ func listSchedules(c *Context, selector string) error {
 }
 
 type cleanupRunCmd struct {
-	Selector string `arg:"" optional:"" name:"selector" help:"The declared tree whose schedule to run."`
-	Schedule string `name:"schedule" placeholder:"<id>" help:"Run the schedule with this id (what the timer runs)."`
+	Selector     string        `arg:"" optional:"" name:"selector" help:"The declared tree whose schedule to run (or to run ad hoc)."`
+	Schedule     string        `name:"schedule" placeholder:"<id>" help:"Run the schedule with this id (what the timer runs)."`
+	Agent        string        `name:"agent" enum:"claude,codex,pi," default:"" help:"Run ad hoc, without a schedule, with this agent CLI: claude, codex or pi."`
+	AgentCommand string        `name:"agent-command" placeholder:"<cmd>" help:"Run ad hoc with this command (split on spaces, no shell); prompt on stdin."`
+	Publish      bool          `name:"publish" help:"Ad hoc: publish (push) the cleanup commit."`
+	Timeout      time.Duration `name:"timeout" placeholder:"<duration>" help:"Ad hoc: stop the agent after this long (default 30m)."`
+	Quiet        bool          `name:"quiet" short:"q" help:"Do not print the phases of the run on stderr."`
 }
 
 func (cmd *cleanupRunCmd) Help() string {
@@ -135,11 +161,25 @@ func (cmd *cleanupRunCmd) Help() string {
 changed nothing; session removed), committed, published (exit 0); running
 (another run holds the schedule's lock; exit 3); rejected (edits outside
 normal and member Markdown documents, commits, symlinks), cancelled (the
-schedule, source or branch changed), failed (exit 1; the session is kept).`
+schedule, source or branch changed), failed, interrupted (a signal; exit 1;
+the session is kept).
+
+With --agent or --agent-command the run needs no schedule (cron, CI, by
+hand): the same checks, session handling and history, with the policy
+given here (--publish, --timeout). The phases of the run are printed on
+stderr as they begin.`
 }
 
 func (cmd *cleanupRunCmd) Run(c *Context) error {
-	res, err := operations.CleanupRun(c, c.Env, operations.RunRequest{Selector: cmd.Selector, ScheduleID: cmd.Schedule})
+	if (cmd.Publish || cmd.Timeout != 0) && cmd.Agent == "" && cmd.AgentCommand == "" {
+		return contracts.Errorf(contracts.CodeUsage, "--publish and --timeout are for ad hoc runs (with --agent or --agent-command); a schedule's run uses its recorded policy")
+	}
+	req := operations.RunRequest{Selector: cmd.Selector, ScheduleID: cmd.Schedule, Agent: cmd.Agent,
+		AgentCommand: cmd.AgentCommand, Publish: cmd.Publish, Timeout: cmd.Timeout}
+	if !cmd.Quiet {
+		req.Progress = func(phase string) { fmt.Fprintf(c.Stderr, "cleanup: %s\n", phase) }
+	}
+	res, err := operations.CleanupRun(c, c.Env, req)
 	if err != nil && res == nil {
 		return err
 	}

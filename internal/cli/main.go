@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -97,7 +98,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return contracts.ExitUsage
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c, err := newContext(ctx, cli.Globals, stdin, stdout, stderr, standalone(kctx))
 	if err == nil {

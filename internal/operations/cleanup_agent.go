@@ -38,7 +38,14 @@ func (r *cleanupRun) runAgent(ctx context.Context, s *contracts.Session) bool {
 	res := agent.Run(wctx, agent.Request{
 		Args: r.sched.AgentArgs, Dir: s.Worktree, Prompt: prompt, Timeout: timeout, Output: r.output,
 		Env: agent.Environment("CONTEXT_TREE_SESSION="+s.ID, "CONTEXT_TREE_CONTENT_ROOT="+s.ContentRoot, "GIT_TERMINAL_PROMPT=0"),
+		Started: func(pid int) {
+			// Recorded, so the next run can stop it if this process dies.
+			r.rec.AgentPID = pid
+			r.store.Save(r.rec)
+			r.progress(fmt.Sprintf("agent started (pid %d) in %s", pid, s.Worktree))
+		},
 	})
+	r.rec.AgentPID = 0
 	stop()
 	exit := res.ExitCode
 	r.rec.AgentExit = &exit
@@ -105,9 +112,11 @@ func (r *cleanupRun) branchState(ctx context.Context, s *contracts.Session) stri
 }
 
 func (r *cleanupRun) changed(ctx context.Context, s *contracts.Session, branchRef string) string {
-	data, err := readScheduleFile(r.env, r.sched.ID)
-	if err != nil || !bytes.Equal(data, r.raw) {
-		return "the schedule was changed or removed"
+	if r.raw != nil { // an ad hoc run has no record to watch
+		data, err := readScheduleFile(r.env, r.sched.ID)
+		if err != nil || !bytes.Equal(data, r.raw) {
+			return "the schedule was changed or removed"
+		}
 	}
 	_, conns, err := openProject(ctx, r.env)
 	if err != nil {

@@ -2,6 +2,10 @@ package operations
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/history"
@@ -14,30 +18,22 @@ type LogsRequest struct {
 	Run        string
 }
 
-// CleanupLogs returns the recorded runs of one schedule (or of every
-// schedule), oldest first; with Run (an id or a unique prefix of one, at
-// least 4 characters), that run and its redacted output.
+// CleanupLogs returns the recorded runs of one source and branch (or of
+// every one with a history), oldest first; with Run, that run and its
+// redacted output. History outlives its schedule (unschedule keeps it
+// unless --purge) and ad hoc runs have none: both are found by the
+// source's schedule id.
 func CleanupLogs(ctx context.Context, env Env, req LogsRequest) (*contracts.CleanupLogs, error) {
-	var scheds []*contracts.Schedule
-	if req.Selector != "" || req.ScheduleID != "" {
-		s, err := findSchedule(ctx, env, req.Selector, req.ScheduleID)
-		if err != nil {
-			return nil, err
-		}
-		scheds = []*contracts.Schedule{s}
-	} else {
-		all, err := allSchedules(env)
-		if err != nil {
-			return nil, err
-		}
-		scheds = all
+	ids, err := logIDs(ctx, env, req)
+	if err != nil {
+		return nil, err
 	}
 	if req.Run != "" {
-		return runLog(env, scheds, req.Run)
+		return runLog(env, ids, req.Run)
 	}
 	res := &contracts.CleanupLogs{SchemaVersion: contracts.CLIVersion, Runs: []contracts.RunRecord{}}
-	for _, s := range scheds {
-		runs, err := history.Store{Home: env.Home, ScheduleID: s.ID}.All()
+	for _, id := range ids {
+		runs, err := history.Store{Home: env.Home, ScheduleID: id}.All()
 		if err != nil {
 			return nil, err
 		}
@@ -46,14 +42,67 @@ func CleanupLogs(ctx context.Context, env Env, req LogsRequest) (*contracts.Clea
 	return res, nil
 }
 
+// logIDs are the schedule ids whose history to show: the selected one
+// (recorded or not), or every schedule and every history directory.
+func logIDs(ctx context.Context, env Env, req LogsRequest) ([]string, error) {
+	if req.ScheduleID != "" {
+		if !validScheduleID(req.ScheduleID) {
+			return nil, contracts.Errorf(contracts.CodeUsage, "%q is not a schedule id (16 hex digits, see `git context-tree cleanup list`)", req.ScheduleID)
+		}
+		return []string{req.ScheduleID}, nil
+	}
+	if req.Selector != "" {
+		s, err := findSchedule(ctx, env, req.Selector, "")
+		var ce *contracts.Error
+		if err == nil {
+			return []string{s.ID}, nil
+		}
+		if !errors.As(err, &ce) || ce.Code != contracts.CodeScheduleNotFound {
+			return nil, err
+		}
+		// Not scheduled (any more): the history of its current branch.
+		_, conns, err := openProject(ctx, env)
+		if err != nil {
+			return nil, err
+		}
+		c, err := sessionConnection(env, conns, req.Selector)
+		if err != nil {
+			return nil, err
+		}
+		branch, err := scheduleBranch(ctx, env, c)
+		if err != nil {
+			return nil, err
+		}
+		return []string{ScheduleID(c.Identity, branch)}, nil
+	}
+	all, err := allSchedules(env)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, s := range all {
+		ids = append(ids, s.ID)
+	}
+	entries, err := os.ReadDir(env.Home.Path("history"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, contracts.Errorf(contracts.CodeIO, "cannot list the cleanup history: %v", err)
+	}
+	for _, e := range entries {
+		if e.IsDir() && validScheduleID(e.Name()) && !slices.Contains(ids, e.Name()) {
+			ids = append(ids, e.Name())
+		}
+	}
+	return ids, nil
+}
+
 // runLog returns one run, named by its id or a unique prefix of it (issue
-// 13: ids are 36 characters), from the schedules' histories, with its
+// 13: ids are 36 characters), from the given histories, with its
 // redacted output.
-func runLog(env Env, scheds []*contracts.Schedule, run string) (*contracts.CleanupLogs, error) {
+func runLog(env Env, scheduleIDs []string, run string) (*contracts.CleanupLogs, error) {
 	var ids []string
 	stores := map[string]history.Store{}
-	for _, s := range scheds {
-		store := history.Store{Home: env.Home, ScheduleID: s.ID}
+	for _, sid := range scheduleIDs {
+		store := history.Store{Home: env.Home, ScheduleID: sid}
 		got, err := store.IDs()
 		if err != nil {
 			return nil, err

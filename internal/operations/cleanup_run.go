@@ -12,16 +12,30 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/agent"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/history"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
-// RunRequest names the schedule `cleanup run` runs: by selector or id.
+// RunRequest names the schedule `cleanup run` runs: by selector or id;
+// or, with Agent or AgentCommand, an ad hoc run of a declared source
+// (no schedule needed: cron, CI, a person) with its own policy.
 type RunRequest struct {
 	Selector   string
 	ScheduleID string
+	// Ad hoc runs: the agent (claude, codex, pi) or a command line, the
+	// publication policy and the agent's timeout (default 30m).
+	Agent        string
+	AgentCommand string
+	Publish      bool
+	Timeout      time.Duration
+	// Progress, when set, is told each phase of the run as it begins.
+	Progress func(phase string)
 }
+
+// AdHoc reports an ad hoc run.
+func (req RunRequest) AdHoc() bool { return req.Agent != "" || req.AgentCommand != "" }
 
 // cleanupRun is one run in progress.
 type cleanupRun struct {
@@ -32,6 +46,8 @@ type cleanupRun struct {
 	rec    *contracts.RunRecord
 	start  time.Time
 	output *boundedBuffer
+	// progress reports phases (never nil).
+	progress func(string)
 }
 
 // CleanupRun runs a schedule once (S19): under the schedule's lock it
@@ -42,11 +58,17 @@ type cleanupRun struct {
 // and finishes the session with the stored policy. Every failure keeps the
 // session. The run is recorded in the schedule's history.
 func CleanupRun(ctx context.Context, env Env, req RunRequest) (*contracts.CleanupRunResult, error) {
-	sched, err := findSchedule(ctx, env, req.Selector, req.ScheduleID)
-	if err != nil {
-		return nil, err
+	var sched *contracts.Schedule
+	var raw []byte
+	var err error
+	if req.AdHoc() {
+		sched, err = adHocSchedule(ctx, env, req)
+	} else {
+		sched, err = findSchedule(ctx, env, req.Selector, req.ScheduleID)
+		if err == nil {
+			_, raw, err = loadSchedule(env, sched.ID)
+		}
 	}
-	_, raw, err := loadSchedule(env, sched.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -59,27 +81,97 @@ func CleanupRun(ctx context.Context, env Env, req RunRequest) (*contracts.Cleanu
 	if err != nil {
 		return nil, err
 	}
-	r := &cleanupRun{env: runEnv, sched: sched, raw: raw, start: time.Now(),
+	r := &cleanupRun{env: runEnv, sched: sched, raw: raw, start: time.Now(), progress: req.Progress,
 		store: history.Store{Home: env.Home, ScheduleID: sched.ID},
-		rec:   &contracts.RunRecord{ID: id.String(), ScheduleID: sched.ID, StartedAt: time.Now().UTC().Format(time.RFC3339Nano)}}
+		rec: &contracts.RunRecord{ID: id.String(), ScheduleID: sched.ID, StartedAt: time.Now().UTC().Format(time.RFC3339Nano),
+			AdHoc: req.AdHoc(), Owner: os.Getpid()}}
+	if r.progress == nil {
+		r.progress = func(string) {}
+	}
 	lk, err := env.Home.Lock("cleanup."+sched.ID, "cleanup run "+r.rec.ID, 0)
 	if err != nil {
 		var ce *contracts.Error
 		if errors.As(err, &ce) && ce.Code == contracts.CodeLockHeld {
-			r.rec.Outcome, r.rec.Reason = contracts.OutcomeRunning, "another run of this schedule is in progress"
+			r.rec.Outcome, r.rec.Reason = contracts.OutcomeRunning, "another run of this source and branch is in progress"
 			r.rec.Error = ce
 			return r.result(), nil
 		}
 		return nil, err
 	}
 	defer lk.Release()
+	// Holding the lock, any run still recorded as interrupted and never
+	// finished was left behind by a process that died.
+	r.recoverStale()
 	// Recorded first as interrupted: what it stays if this process dies.
 	r.rec.Outcome = contracts.OutcomeInterrupted
 	if err := r.store.Save(r.rec); err != nil {
 		return nil, err
 	}
 	r.execute(ctx)
+	if ctx.Err() != nil && !succeeded(r.rec.Outcome) {
+		why := "interrupted by a signal"
+		if r.rec.Session != "" && r.rec.Worktree != "" {
+			why += "; the agent was stopped and the session kept"
+		}
+		r.rec.Outcome, r.rec.Reason, r.rec.Error = contracts.OutcomeInterrupted, why, nil
+	}
+	r.rec.AgentPID = 0
+	r.progress("done: " + r.rec.Outcome)
 	return r.result(), r.finish()
+}
+
+func succeeded(outcome string) bool {
+	switch outcome {
+	case contracts.OutcomeUnchanged, contracts.OutcomeNoop, contracts.OutcomeCommitted, contracts.OutcomePublished:
+		return true
+	}
+	return false
+}
+
+// adHocSchedule is the unrecorded schedule an ad hoc run runs under: the
+// id (and so the lock, the history and the checkpoint) of the source and
+// branch, which a recorded schedule of the same source shares, with the
+// request's agent and policy. The history bounds are the recorded
+// schedule's when there is one.
+func adHocSchedule(ctx context.Context, env Env, req RunRequest) (*contracts.Schedule, error) {
+	if req.ScheduleID != "" {
+		return nil, contracts.Errorf(contracts.CodeUsage, "--schedule runs a recorded schedule with its own agent: drop --agent/--agent-command, or name the tree instead")
+	}
+	if req.Agent != "" && req.AgentCommand != "" {
+		return nil, contracts.Errorf(contracts.CodeUsage, "use --agent or --agent-command, not both")
+	}
+	p, conns, err := openProject(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	c, err := sessionConnection(env, conns, req.Selector)
+	if err != nil {
+		return nil, err
+	}
+	branch, err := scheduleBranch(ctx, env, c)
+	if err != nil {
+		return nil, err
+	}
+	if req.Publish && c.Source.Kind != contracts.SourceGit {
+		return nil, contracts.Errorf(contracts.CodePublishUnsupported, "only git sources are published; %s is a directory source: run it without --publish", c.Exact)
+	}
+	name := req.Agent
+	if req.AgentCommand != "" {
+		name = "custom"
+	}
+	args, err := agent.CommandLine(name, req.AgentCommand)
+	if err != nil {
+		return nil, err
+	}
+	s := &contracts.Schedule{
+		ID: ScheduleID(c.Identity, branch), Connection: c.Ref(), Identity: c.Identity, ProjectRoot: p.Root, Branch: branch,
+		Publish: req.Publish, Agent: name, AgentArgs: args, Timeout: orDuration(req.Timeout, DefaultCleanupTimeout).String(),
+		KeepRuns: DefaultKeepRuns, LogBytes: DefaultLogBytes,
+	}
+	if rec, _, err := loadSchedule(env, s.ID); err == nil {
+		s.KeepRuns, s.LogBytes = rec.KeepRuns, rec.LogBytes
+	}
+	return s, nil
 }
 
 func (r *cleanupRun) result() *contracts.CleanupRunResult {
@@ -114,6 +206,7 @@ func (r *cleanupRun) fail(outcome, reason string, err error) {
 }
 
 func (r *cleanupRun) execute(ctx context.Context) {
+	r.progress("sync " + r.sched.Connection.Exact + " (" + r.sched.Branch + ")")
 	input, base, ok := r.syncInput(ctx)
 	if !ok {
 		return
@@ -123,6 +216,7 @@ func (r *cleanupRun) execute(ctx context.Context) {
 		r.rec.Outcome = contracts.OutcomeUnchanged
 		return
 	}
+	r.progress("prepare a write session")
 	prep, err := Prepare(ctx, r.env, r.sched.Connection.Exact)
 	if err != nil {
 		r.fail(contracts.OutcomeFailed, "cannot open a write session", err)
@@ -142,6 +236,7 @@ func (r *cleanupRun) execute(ctx context.Context) {
 	if !r.runAgent(ctx, s) {
 		return
 	}
+	r.progress("check the agent's edits")
 	changed, paths, why := r.inspect(ctx, s)
 	if why != "" {
 		r.rec.Paths = paths
@@ -157,8 +252,13 @@ func (r *cleanupRun) execute(ctx context.Context) {
 		r.checkpoint(input)
 		return
 	}
+	r.progress("finish the session (" + policy(r.sched.Publish) + ")")
+	what := "Scheduled cleanup " + r.sched.ID
+	if r.rec.AdHoc {
+		what = "Cleanup of " + r.sched.ID + " (ad hoc)"
+	}
 	res, err := Finish(ctx, r.env, FinishRequest{ID: s.ID, Publish: r.sched.Publish,
-		Message: fmt.Sprintf("Clean up context tree %s\n\nScheduled cleanup %s, run %s.", s.Subtree, r.sched.ID, r.rec.ID)})
+		Message: fmt.Sprintf("Clean up context tree %s\n\n%s, run %s.", s.Subtree, what, r.rec.ID)})
 	if err != nil {
 		r.fail(contracts.OutcomeFailed, "write finish did not accept the agent's edits", err)
 		return
@@ -286,4 +386,11 @@ func cleanupEditable(s *contracts.Session, ch git.TreeChange) bool {
 		return true
 	}
 	return false
+}
+
+func policy(publish bool) string {
+	if publish {
+		return "commit and publish"
+	}
+	return "commit only"
 }

@@ -5,9 +5,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -27,6 +30,12 @@ type ScheduleRequest struct {
 	Timeout      time.Duration
 	KeepRuns     int
 	LogBytes     int
+	// Print renders the units, the plist and a crontab line without
+	// installing or recording anything.
+	Print bool
+	// Replace takes over a schedule of the same source made from another
+	// project (else SCHEDULE_EXISTS).
+	Replace bool
 }
 
 // Defaults of a schedule.
@@ -82,11 +91,16 @@ func CleanupSchedule(ctx context.Context, env Env, req ScheduleRequest) (*contra
 		return nil, err
 	}
 	sch, err := scheduler.Detect()
+	if err != nil && req.Print {
+		sch, err = scheduler.New(scheduler.Systemd)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := sch.Check(ctx); err != nil {
-		return nil, err
+	if !req.Print {
+		if err := sch.Check(ctx); err != nil {
+			return nil, err
+		}
 	}
 	rec := &contracts.Schedule{
 		ID: ScheduleID(c.Identity, branch), Connection: c.Ref(), Identity: c.Identity, ProjectRoot: p.Root, Branch: branch,
@@ -100,6 +114,17 @@ func CleanupSchedule(ctx context.Context, env Env, req ScheduleRequest) (*contra
 	}
 	job := scheduleJob(rec, cal)
 	rec.Files = sch.Files(job)
+	if req.Print {
+		// Nothing is recorded, so the printed job runs ad hoc, self-contained.
+		pj := job
+		pj.Args = adHocArgs(rec)
+		printed, err := printSchedule(pj)
+		if err != nil {
+			return nil, err
+		}
+		return &contracts.ScheduleResult{SchemaVersion: contracts.CLIVersion, Action: contracts.SchedulePrinted, Schedule: rec,
+			Commands: [][]string{}, Printed: printed}, nil
+	}
 
 	lk, err := env.Home.Lock("schedules", "cleanup schedule", env.LockWait)
 	if err != nil {
@@ -110,11 +135,21 @@ func CleanupSchedule(ctx context.Context, env Env, req ScheduleRequest) (*contra
 	if err != nil {
 		return nil, err
 	}
-	action := contracts.ScheduleCreated
+	action, takeover := contracts.ScheduleCreated, ""
 	if old, err := readScheduleFile(env, rec.ID); err == nil {
 		action = contracts.ScheduleReplaced
 		if bytes.Equal(old, data) {
 			action = contracts.ScheduleUnchanged
+		}
+		prev, _, err := loadSchedule(env, rec.ID)
+		if err == nil && prev.ProjectRoot != rec.ProjectRoot && !req.Replace && !projectGone(prev.ProjectRoot) {
+			return nil, contracts.Errorf(contracts.CodeScheduleExists,
+				"%s (branch %s) is already scheduled from the project %s; nothing was changed: schedule it again with --replace to move the schedule here (its policy becomes this one), or change it from that project",
+				c.Exact, branch, prev.ProjectRoot).
+				WithDetails(map[string]any{"schedule": prev.ID, "project": prev.ProjectRoot, "branch": branch})
+		}
+		if err == nil && prev.ProjectRoot != rec.ProjectRoot && !req.Replace {
+			takeover = "took over the schedule of " + c.Exact + " from the project " + prev.ProjectRoot + ", which no longer exists"
 		}
 	}
 	dir, err := env.Home.Dir("schedules")
@@ -128,7 +163,46 @@ func CleanupSchedule(ctx context.Context, env Env, req ScheduleRequest) (*contra
 	if err != nil {
 		return nil, err
 	}
-	return &contracts.ScheduleResult{SchemaVersion: contracts.CLIVersion, Action: action, Schedule: rec, Commands: cmds}, nil
+	res := &contracts.ScheduleResult{SchemaVersion: contracts.CLIVersion, Action: action, Schedule: rec, Commands: cmds}
+	if takeover != "" {
+		res.Warnings = append(res.Warnings, takeover)
+	}
+	if sch.LingerOff(ctx) {
+		res.Warnings = append(res.Warnings, "lingering is off for this user, so the systemd user manager and this timer stop when your last session ends (logout, SSH disconnect): turn it on with `loginctl enable-linger`, or use `cleanup schedule --print` for a crontab line")
+	}
+	return res, nil
+}
+
+// adHocArgs is the command line of an ad hoc run with a schedule's policy
+// (what a printed job runs: it needs no schedule record).
+func adHocArgs(rec *contracts.Schedule) []string {
+	args := []string{rec.Executable, "cleanup", "run", rec.Connection.Exact, "--quiet"}
+	if rec.Agent == "custom" {
+		args = append(args, "--agent-command", strings.Join(rec.AgentArgs, " "))
+	} else {
+		args = append(args, "--agent", rec.Agent)
+	}
+	args = append(args, "--timeout", rec.Timeout)
+	if rec.Publish {
+		args = append(args, "--publish")
+	}
+	return args
+}
+
+// printSchedule renders the job for every scheduler and cron.
+func printSchedule(job scheduler.Job) (*contracts.PrintedSchedule, error) {
+	out := &contracts.PrintedSchedule{Files: []contracts.PrintedFile{}, Crontab: job.Crontab()}
+	for _, kind := range []string{scheduler.Systemd, scheduler.Launchd} {
+		sch, err := scheduler.New(kind)
+		if err != nil {
+			return nil, err
+		}
+		paths, contents := sch.Render(job)
+		for i := range paths {
+			out.Files = append(out.Files, contracts.PrintedFile{Scheduler: kind, Path: paths[i], Content: string(contents[i])})
+		}
+	}
+	return out, nil
 }
 
 // scheduleBranch is the branch a schedule pins: a git source's ref, or the
@@ -198,4 +272,11 @@ func scheduleJob(rec *contracts.Schedule, cal scheduler.Calendar) scheduler.Job 
 		},
 		Calendar: cal,
 	}
+}
+
+// projectGone reports a project root that no longer exists (a schedule
+// made from it is taken over without --replace).
+func projectGone(root string) bool {
+	_, err := os.Stat(root)
+	return errors.Is(err, fs.ErrNotExist)
 }

@@ -30,7 +30,11 @@ func CleanupUnschedule(ctx context.Context, env Env, req UnscheduleRequest) (*co
 	if err != nil {
 		return nil, err
 	}
-	sch.Check(ctx) // finds the tool; removal goes ahead without a manager
+	// Removal goes ahead without a manager: our files and records go, and
+	// the result says the manager was not told.
+	managerErr := sch.Check(ctx)
+	manager := managerErr == nil
+	told := true
 	lk, err := env.Home.Lock("schedules", "cleanup unschedule", env.LockWait)
 	if err != nil {
 		return nil, err
@@ -50,8 +54,9 @@ func CleanupUnschedule(ctx context.Context, env Env, req UnscheduleRequest) (*co
 		default:
 			return nil, err
 		}
-		cmds, present, err := sch.Remove(ctx, scheduler.Prefix+"."+id)
+		cmds, present, updated, err := sch.Remove(ctx, scheduler.Prefix+"."+id, manager)
 		res.Commands = append(res.Commands, cmds...)
+		told = told && updated
 		if err != nil {
 			return nil, err
 		}
@@ -73,8 +78,9 @@ func CleanupUnschedule(ctx context.Context, env Env, req UnscheduleRequest) (*co
 		}
 		for _, name := range orphans {
 			res.Orphans = append(res.Orphans, sch.FilesOf(name)...)
-			cmds, _, err := sch.Remove(ctx, name)
+			cmds, _, updated, err := sch.Remove(ctx, name, manager)
 			res.Commands = append(res.Commands, cmds...)
+			told = told && updated
 			if err != nil {
 				return nil, err
 			}
@@ -82,6 +88,18 @@ func CleanupUnschedule(ctx context.Context, env Env, req UnscheduleRequest) (*co
 		if len(orphans) > 0 {
 			res.Action = contracts.ScheduleRemoved
 		}
+	}
+	if !told {
+		f := false
+		res.ManagerUpdated = &f
+		why := "its reload failed"
+		if managerErr != nil {
+			why = managerErr.Error()
+			if i := strings.Index(why, "; nothing was written"); i > 0 {
+				why = why[:i]
+			}
+		}
+		res.Warnings = append(res.Warnings, "the files and the record were removed but the user manager was not told ("+why+"); once it runs again, `systemctl --user daemon-reload` (systemd) or `launchctl bootout gui/<uid>/<label>` (launchd) drops a job it still has loaded")
 	}
 	return res, nil
 }

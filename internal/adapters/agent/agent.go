@@ -69,6 +69,9 @@ type Request struct {
 	Timeout time.Duration
 	// Output receives the agent's stdout and stderr.
 	Output interface{ Write([]byte) (int, error) }
+	// Started, when set, is called with the agent's pid (which is also its
+	// process group id) once it runs.
+	Started func(pid int)
 }
 
 // Result is how the agent run ended.
@@ -78,6 +81,9 @@ type Result struct {
 	Cancelled bool
 	Err       error // the agent could not be started
 }
+
+// KillGroup kills the whole process group led by pid.
+func KillGroup(pid int) { killGroup(pid) }
 
 // killGroup kills the whole process group led by pid.
 func killGroup(pid int) {
@@ -101,6 +107,9 @@ func Run(ctx context.Context, req Request) Result {
 		return Result{ExitCode: -1, Err: fmt.Errorf("cannot start the agent %s: %w", req.Args[0], err)}
 	}
 	pid := cmd.Process.Pid
+	if req.Started != nil {
+		req.Started(pid)
+	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var err error

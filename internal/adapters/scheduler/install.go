@@ -55,6 +55,12 @@ func Detect() (*Scheduler, error) {
 				"scheduled cleanup needs systemd user timers (Linux) or launchd (macOS); %s has neither: run `git context-tree cleanup run` from your own scheduler", runtime.GOOS)
 		}
 	}
+	return New(kind)
+}
+
+// New is the scheduler of a kind (systemd or launchd) whatever the
+// platform: for rendering (`schedule --print`) as much as for installing.
+func New(kind string) (*Scheduler, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return nil, contracts.Errorf(contracts.CodeSchedulerUnsupported, "cannot find the home directory: %v", err)
@@ -84,11 +90,12 @@ func (s *Scheduler) toolName() string {
 
 // Check confirms the user manager answers (`systemctl --user
 // show-environment`, `launchctl print gui/<uid>`), before anything is
-// written: SCHEDULER_UNAVAILABLE otherwise.
+// written: SCHEDULER_UNAVAILABLE otherwise, naming the ways out.
 func (s *Scheduler) Check(ctx context.Context) error {
 	tool, err := exec.LookPath(s.toolName())
 	if err != nil {
-		return contracts.Errorf(contracts.CodeNoUserScheduler, "%s is not on PATH, so no %s user manager can run the schedule; nothing was written", s.toolName(), s.Kind)
+		return contracts.Errorf(contracts.CodeNoUserScheduler, "%s is not on PATH, so no %s user manager can run the schedule; nothing was written. %s",
+			s.toolName(), s.Kind, s.waysOut()).WithDetails(map[string]any{"waysOut": s.waysOutList()})
 	}
 	s.Tool = tool
 	args := []string{"--user", "show-environment"}
@@ -96,10 +103,48 @@ func (s *Scheduler) Check(ctx context.Context) error {
 		args = []string{"print", s.domain()}
 	}
 	if out, err := s.run(ctx, args...); err != nil {
-		return contracts.Errorf(contracts.CodeNoUserScheduler, "the %s user manager is not available (%s %s: %s); nothing was written",
-			s.Kind, s.toolName(), strings.Join(args, " "), firstLine(out, err)).WithDetails(map[string]any{"command": append([]string{tool}, args...)})
+		return contracts.Errorf(contracts.CodeNoUserScheduler, "the %s user manager is not available (%s %s: %s); nothing was written. %s",
+			s.Kind, s.toolName(), strings.Join(args, " "), firstLine(out, err), s.waysOut()).
+			WithDetails(map[string]any{"command": append([]string{tool}, args...), "waysOut": s.waysOutList()})
 	}
 	return nil
+}
+
+// waysOutList are what a user without a reachable user manager can do.
+func (s *Scheduler) waysOutList() []string {
+	if s.Kind == Launchd {
+		return []string{
+			"log in to a graphical session (launchd agents run in gui/<uid>)",
+			"`git context-tree cleanup schedule --print` for a crontab line to install yourself",
+			"`git context-tree cleanup run <tree> --agent …` from cron or CI (no schedule needed)",
+		}
+	}
+	return []string{
+		"`loginctl enable-linger` (a user manager that runs without a login; may need an administrator)",
+		"run it from a user session with a systemd user manager (a login shell, not a container or `su`)",
+		"`git context-tree cleanup schedule --print` for a crontab line to install yourself",
+		"`git context-tree cleanup run <tree> --agent …` from cron or CI (no schedule needed)",
+	}
+}
+
+func (s *Scheduler) waysOut() string {
+	return "Ways out: " + strings.Join(s.waysOutList(), "; ") + "."
+}
+
+// LingerOff reports, for systemd, that the user's lingering is off
+// (`loginctl show-user <uid> --property=Linger --value` says "no"): the
+// user manager, and so the timer, stops when the user's last session
+// ends. Unknown (no loginctl, no answer) is not off.
+func (s *Scheduler) LingerOff(ctx context.Context) bool {
+	if s.Kind != Systemd {
+		return false
+	}
+	tool, err := exec.LookPath("loginctl")
+	if err != nil {
+		return false
+	}
+	out, err := exec.CommandContext(ctx, tool, "show-user", strconv.Itoa(s.UID), "--property=Linger", "--value").Output()
+	return err == nil && strings.TrimSpace(string(out)) == "no"
 }
 
 func (s *Scheduler) domain() string { return "gui/" + strconv.Itoa(s.UID) }
@@ -116,6 +161,11 @@ func firstLine(out []byte, err error) string {
 func (s *Scheduler) run(ctx context.Context, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, s.Tool, args...)
 	return cmd.CombinedOutput()
+}
+
+// Render are the job's files: their paths and contents.
+func (s *Scheduler) Render(j Job) (paths []string, contents [][]byte) {
+	return s.Files(j), s.render(j)
 }
 
 // Files are the paths a job's files have.
@@ -173,42 +223,41 @@ func (s *Scheduler) runAll(ctx context.Context, cmds [][]string) ([][]string, er
 }
 
 // Remove unloads a job by name and removes its files. Unloading a job that
-// is not loaded is not an error; nor is removing files that are gone.
-func (s *Scheduler) Remove(ctx context.Context, name string) ([][]string, bool, error) {
+// is not loaded is not an error; nor is removing files that are gone. With
+// manager false (the user manager is unreachable) no command is run: the
+// files are removed and managerUpdated is false. A failing daemon-reload
+// also leaves managerUpdated false rather than failing: the files are gone.
+func (s *Scheduler) Remove(ctx context.Context, name string, manager bool) (ran [][]string, present, managerUpdated bool, err error) {
 	j := Job{ID: strings.TrimPrefix(name, Prefix+".")}
 	files := s.Files(j)
-	present := false
 	for _, f := range files {
 		if _, err := os.Lstat(f); err == nil {
 			present = true
 		}
 	}
-	var ran [][]string
-	if s.Kind == Systemd {
-		if present {
-			args := []string{"--user", "disable", "--now", j.Name() + ".timer"}
-			s.run(ctx, args...) // not loaded: nothing to disable
-			ran = append(ran, append([]string{s.Tool}, args...))
-		}
-	} else if present {
+	managerUpdated = manager || !present
+	if present && manager {
 		args := []string{"bootout", s.domain() + "/" + j.Name()}
-		s.run(ctx, args...)
+		if s.Kind == Systemd {
+			args = []string{"--user", "disable", "--now", j.Name() + ".timer"}
+		}
+		s.run(ctx, args...) // not loaded: nothing to disable
 		ran = append(ran, append([]string{s.Tool}, args...))
 	}
 	for _, f := range files {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return ran, present, contracts.Errorf(contracts.CodeIO, "cannot remove %s: %v", f, err)
+			return ran, present, managerUpdated, contracts.Errorf(contracts.CodeIO, "cannot remove %s: %v", f, err)
 		}
 	}
-	if s.Kind == Systemd && present {
+	if s.Kind == Systemd && present && manager {
 		args := []string{"--user", "daemon-reload"}
-		out, err := s.run(ctx, args...)
+		_, err := s.run(ctx, args...)
 		ran = append(ran, append([]string{s.Tool}, args...))
 		if err != nil {
-			return ran, present, contracts.Errorf(contracts.CodeSchedulerFailed, "systemctl --user daemon-reload failed: %s", firstLine(out, err))
+			managerUpdated = false
 		}
 	}
-	return ran, present, nil
+	return ran, present, managerUpdated, nil
 }
 
 // Loaded reports whether the scheduler has the job loaded (systemctl

@@ -141,3 +141,49 @@ func (j Job) Plist() []byte {
 	b.WriteString("</dict>\n</plist>\n")
 	return b.Bytes()
 }
+
+// Crontab renders one crontab line with the job's calendar (the launchd
+// intervals, which are a product of minutes, hours and weekdays), its
+// working directory, environment and command, each word quoted for sh.
+// cron has no catch-up of missed runs and no randomized delay.
+func (j Job) Crontab() string {
+	field := func(key string) string {
+		var vals []int
+		for _, iv := range j.Calendar.Intervals {
+			if v, ok := iv[key]; ok && !slices.Contains(vals, v) {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			return "*"
+		}
+		slices.Sort(vals)
+		s := make([]string, len(vals))
+		for i, v := range vals {
+			s[i] = fmt.Sprint(v)
+		}
+		return strings.Join(s, ",")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s * * %s ", field("Minute"), field("Hour"), field("Weekday"))
+	if j.WorkingDir != "" {
+		fmt.Fprintf(&b, "cd %s && ", shQuote(j.WorkingDir))
+	}
+	b.WriteString("env")
+	for _, k := range sortedKeys(j.Env) {
+		b.WriteString(" " + shQuote(k+"="+j.Env[k]))
+	}
+	for _, a := range j.Args {
+		b.WriteString(" " + shQuote(a))
+	}
+	// cron mails output; the run's history keeps it anyway.
+	b.WriteString(" >/dev/null 2>&1")
+	// "%" ends the command in a crontab line unless escaped.
+	return strings.ReplaceAll(b.String(), "%", `\%`)
+}
+
+// shQuote quotes a word for sh in single quotes; a single quote inside
+// closes them, is escaped and reopens them.
+func shQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -190,3 +190,40 @@ func TestCalendars(t *testing.T) {
 		}
 	}
 }
+
+// TestCrontabRunsTheJob runs a rendered crontab line's command with sh the
+// way cron does (an unescaped "%" ends the command; "\%" is a "%") and
+// checks the program gets exactly the job's arguments, environment and
+// working directory.
+func TestCrontabRunsTheJob(t *testing.T) {
+	dir := t.TempDir()
+	j := testJob(t, dir)
+	out := filepath.Join(dir, "out")
+	script := "#!/bin/sh\npwd > '" + out + "'\necho \"$LC_ALL\" >> '" + out + "'\nfor a in \"$@\"; do echo \"$a\" >> '" + out + "'; done\n"
+	if err := os.WriteFile(j.Args[0], []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(j.WorkingDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := j.Crontab()
+	f := strings.SplitN(line, " ", 6)
+	if got := strings.Join(f[:5], " "); got != "0 0,6,12,18 * * *" {
+		t.Errorf("schedule fields %q", got)
+	}
+	if strings.Contains(strings.ReplaceAll(f[5], `\%`, ""), "%") {
+		t.Fatalf("unescaped %% in %q", f[5])
+	}
+	cmd := strings.ReplaceAll(f[5], `\%`, "%")
+	if b, err := exec.Command("sh", "-c", cmd).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cmd, err, b)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := j.WorkingDir + "\nC.UTF-8\n" + strings.Join(j.Args[1:], "\n") + "\n"
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("the job ran with (-want +got):\n%s", diff)
+	}
+}

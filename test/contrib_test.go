@@ -1,0 +1,62 @@
+package test
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/cli"
+)
+
+// TestCleanupWorkflow checks contrib's GitHub Actions cleanup workflow: a
+// cron trigger, and a step running `git context-tree cleanup run …
+// --publish` whose flags the CLI accepts (run in an empty directory it
+// fails for want of a project, never with a usage error).
+func TestCleanupWorkflow(t *testing.T) {
+	data, err := os.ReadFile("../contrib/github-actions/context-tree-cleanup.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		On struct {
+			Schedule []struct {
+				Cron string `yaml:"cron"`
+			} `yaml:"schedule"`
+		} `yaml:"on"`
+		Env  map[string]string `yaml:"env"`
+		Jobs map[string]struct {
+			Steps []struct {
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatal(err)
+	}
+	if len(wf.On.Schedule) == 0 || len(strings.Fields(wf.On.Schedule[0].Cron)) != 5 {
+		t.Errorf("no cron trigger: %+v", wf.On)
+	}
+	var run string
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if strings.HasPrefix(s.Run, "git context-tree cleanup run ") {
+				run = strings.TrimSpace(s.Run)
+			}
+		}
+	}
+	if run == "" || !strings.Contains(run, " --publish") {
+		t.Fatalf("no step runs `git context-tree cleanup run … --publish`")
+	}
+	args := strings.Fields(strings.ReplaceAll(run, `"$TREE"`, wf.Env["TREE"]))[2:]
+	t.Chdir(t.TempDir())
+	t.Setenv("CONTEXT_TREE_HOME", t.TempDir())
+	var stdout, stderr bytes.Buffer
+	code := cli.Main(append([]string{"--json"}, args...), strings.NewReader(""), &stdout, &stderr)
+	if code == contracts.ExitUsage || code == contracts.ExitOK {
+		t.Errorf("%q: exit %d\n%s%s", args, code, stdout.String(), stderr.String())
+	}
+}
