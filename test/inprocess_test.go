@@ -22,8 +22,9 @@ import (
 // inProcess serialises in-process runs. The product takes its working
 // directory and environment from the process (os.Getwd, os.Getenv, and
 // os.Environ for git and agents), so a run owns both while it lasts.
-// Nothing else in the test process reads them while scripts run: testscript
-// gives every exec its directory and environment explicitly.
+// testscript gives every exec its directory and environment explicitly;
+// the variables it copies from the process when a script starts are set
+// again from testEnviron (setup), and scripts are found by absolute path.
 var inProcess sync.Mutex
 
 // cmdProduct: `git-context-tree <args>` runs the product in-process and
@@ -103,19 +104,19 @@ func runInProcess(ts *testscript.TestScript, args []string) int {
 }
 
 // enter makes dir the working directory and env the environment of the
-// process until restore is called.
+// process until restore is called, which brings back the test process's
+// own (testEnviron).
 func enter(dir string, env []string) (restore func(), err error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("in-process run: %w", err)
 	}
-	saved := os.Environ()
 	if err := os.Chdir(dir); err != nil {
 		return nil, fmt.Errorf("in-process run: %w", err)
 	}
 	setEnviron(env)
 	return func() {
-		setEnviron(saved)
+		setEnviron(testEnviron)
 		if err := os.Chdir(wd); err != nil {
 			panic(fmt.Sprintf("in-process run: cannot return to %s: %v", wd, err))
 		}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -41,7 +42,23 @@ func runTests(m *testing.M) int {
 		return 2
 	}
 	os.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	testEnviron = os.Environ()
 	return m.Run()
+}
+
+// testEnviron is the test process's own environment. In-process runs
+// replace the environment while they last (inprocess_test.go), so code
+// running beside them reads it here, not from the process.
+var testEnviron []string
+
+// testGetenv is os.Getenv of testEnviron.
+func testGetenv(name string) (string, bool) {
+	for i := len(testEnviron) - 1; i >= 0; i-- {
+		if k, v, _ := strings.Cut(testEnviron[i], "="); k == name {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // installPrograms links (or copies) the test binary into bin under each

@@ -103,6 +103,13 @@ func setup(env *testscript.Env, repoRoot string) error {
 	} {
 		env.Setenv(kv[0], kv[1])
 	}
+	// testscript copied these from the process, possibly while an
+	// in-process run of another script had replaced its environment.
+	for _, name := range []string{"PATH", "GOCOVERDIR", "GORACE"} {
+		if v, ok := testGetenv(name); ok {
+			env.Setenv(name, v)
+		}
+	}
 	return nil
 }
 
