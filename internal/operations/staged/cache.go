@@ -219,7 +219,7 @@ func (c *cache) save() {
 	var records []cacheRecord
 	for t, docs := range c.seenDocs {
 		for i, doc := range docs {
-			records = append(records, cacheRecord{cacheKey{doc.rel, doc.id}, c.seenResults[t][i]})
+			records = append(records, cacheRecord{cacheKey(doc), c.seenResults[t][i]})
 		}
 	}
 	if writeAtomic(c.file, encodeCache(c.fingerprint, records)) {
