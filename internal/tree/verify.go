@@ -97,6 +97,12 @@ func checkDocument(src content, x *LinkExtractor, buf *[]byte, j docJob) docResu
 func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
 	res := docResult{rel: j.rel}
 	var big *tooLargeError
+	var linked *hardLinkedError
+	if errors.As(err, &linked) {
+		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingHardLinkUnsupported, Path: j.rel,
+			Message: fmt.Sprintf("document has %d hard links; read refuses it because another link may lie outside the tree: replace it with a copy of its own", linked.links)})
+		return res
+	}
 	if errors.As(err, &big) {
 		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingDocumentUnreadable, Path: j.rel,
 			Message: fmt.Sprintf("document is %d bytes; documents over %d bytes are not parsed", big.size, contracts.MaxDocumentBytes)})

@@ -170,6 +170,16 @@ func verifyCases() []verifyCase {
 		{name: "oversized document", setup: func(t *testing.T, root string) {
 			sparse(t, filepath.Join(root, "big.md"), contracts.MaxDocumentBytes+1)
 		}, want: []brief{{contracts.FindingDocumentUnreadable, "big.md", 0, ""}}},
+		{name: "hard-linked documents", files: map[string]string{"d/x.md": doc("X", "")}, setup: func(t *testing.T, root string) {
+			outside := t.TempDir()
+			writeFile(t, filepath.Join(outside, "secret.md"), "no frontmatter [x](../../etc)\n")
+			mustLink(t, filepath.Join(outside, "secret.md"), filepath.Join(root, "a.md"))
+			mustLink(t, filepath.Join(root, "d", "x.md"), filepath.Join(root, "d", "NODE.md"))
+		}, want: []brief{
+			{contracts.FindingHardLinkUnsupported, "a.md", 0, ""},
+			{contracts.FindingHardLinkUnsupported, "d/NODE.md", 0, ""},
+			{contracts.FindingHardLinkUnsupported, "d/x.md", 0, ""},
+		}},
 		{name: "fifo", setup: func(t *testing.T, root string) { mkfifo(t, filepath.Join(root, "pipe.md")) },
 			want: []brief{{contracts.FindingNotRegular, "pipe.md", 0, ""}}},
 		{name: "fifo asset and fifo index", files: map[string]string{"d/x.md": doc("X", "")}, setup: func(t *testing.T, root string) {

@@ -549,12 +549,20 @@ type tooLargeError struct{ size int64 }
 
 func (e *tooLargeError) Error() string { return fmt.Sprintf("document is %d bytes", e.size) }
 
+// hardLinkedError is a document with several hard links, which read
+// refuses (another link may lie outside the tree), so verify reports it
+// without parsing it.
+type hardLinkedError struct{ links uint64 }
+
+func (e *hardLinkedError) Error() string { return fmt.Sprintf("document has %d hard links", e.links) }
+
 // readDocumentInto reads a regular file into *buf, which it grows and
 // reuses, with as few system calls as it can: open, fstat, read, close. It
-// follows no final symlink, reads nothing but a regular file and at most
-// limit bytes, so a file swapped for a symlink or FIFO mid-walk cannot
-// redirect or block the read. A file over limit is a *tooLargeError, even
-// when it cannot be opened.
+// follows no final symlink, reads nothing but a regular file with one link
+// and at most limit bytes, so a file swapped for a symlink or FIFO
+// mid-walk cannot redirect or block the read. A file with several links
+// is a *hardLinkedError; one over limit is a *tooLargeError, even when it
+// cannot be opened.
 func readDocumentInto(buf *[]byte, name string, limit int64) ([]byte, error) {
 	fd, err := openNoFollow(name)
 	if err != nil {
@@ -571,6 +579,9 @@ func readDocumentInto(buf *[]byte, name string, limit int64) ([]byte, error) {
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return nil, fmt.Errorf("not a regular file")
+	}
+	if st.Nlink > 1 {
+		return nil, &hardLinkedError{uint64(st.Nlink)}
 	}
 	if st.Size > limit {
 		return nil, &tooLargeError{st.Size}
