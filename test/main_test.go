@@ -41,8 +41,15 @@ func runTests(m *testing.M) int {
 		return 2
 	}
 	os.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	scriptsPath = os.Getenv("PATH")
 	return m.Run()
 }
+
+// scriptsPath is the PATH every script starts with. testscript copies the
+// process's PATH when a script starts, which may be in the middle of
+// another script's in-process run, with the environment cleared or
+// switched to that script's (inprocess_test.go), so setup sets it again.
+var scriptsPath string
 
 // installPrograms links (or copies) the test binary into bin under each
 // program's name.

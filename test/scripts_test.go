@@ -89,6 +89,7 @@ func setup(env *testscript.Env, repoRoot string) error {
 		return err
 	}
 	for _, kv := range [][2]string{
+		{"PATH", scriptsPath},
 		{"HOME", home},
 		{"CONTEXT_TREE_HOME", filepath.Join(home, ".context-tree")},
 		{"GIT_CONFIG_NOSYSTEM", "1"},
