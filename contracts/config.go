@@ -37,9 +37,11 @@ type ProjectRef struct {
 }
 
 // ConnectionRef is a declared source with its generated selectors.
+// Selectors are never stored (S6): a schedule record (TOML) keeps the
+// source only, and they are generated again when it is read.
 type ConnectionRef struct {
-	Selector string `json:"selector"`
-	Exact    string `json:"exact"`
+	Selector string `json:"selector" toml:"-"`
+	Exact    string `json:"exact" toml:"-"`
 	Source   Source `json:"source"`
 }
 

@@ -29,6 +29,9 @@ const (
 	// FindingNotRegular: a content entry that is neither a regular file, a
 	// directory nor a symlink (a FIFO, socket or device).
 	FindingNotRegular FindingCode = "TREE_ENTRY_UNSUPPORTED"
+	// FindingHardLinkUnsupported: a document with more than one hard link,
+	// which read refuses because another link may lie outside the tree.
+	FindingHardLinkUnsupported FindingCode = "TREE_HARD_LINK_UNSUPPORTED"
 )
 
 // MaxDocumentBytes is the largest Markdown document verification parses.

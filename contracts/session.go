@@ -33,8 +33,9 @@ const (
 type Session struct {
 	ID    string `json:"id"`
 	State string `json:"state"`
-	// Connection is the pinned source with the exact selector it had when
-	// the session was prepared; finish checks the project still declares it.
+	// Connection is the pinned source with its selectors, generated from
+	// Identity when the record is read (the record stores the source only,
+	// S6); finish checks the project still declares the identity.
 	Connection  ConnectionRef     `json:"connection"`
 	Identity    string            `json:"identity"`
 	ProjectRoot string            `json:"projectRoot"`

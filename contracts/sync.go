@@ -1,5 +1,7 @@
 package contracts
 
+import "encoding/json"
+
 // SyncResult is the result of `sync` (S10). One source's failure keeps the
 // others' results; a configuration failure fails the whole request instead.
 type SyncResult struct {
@@ -8,8 +10,9 @@ type SyncResult struct {
 }
 
 // SyncEntry is one source after sync: {ok: true, connection, treeRoot,
-// repository, dirty} or {ok: false, connection, error}. Repository and Dirty
-// are absent for a directory outside git.
+// repository, dirty} or {ok: false, connection, error} (S10). A successful
+// entry always has repository and dirty: both null for a directory outside
+// git (Repository and Dirty nil).
 type SyncEntry struct {
 	OK         bool             `json:"ok"`
 	Connection ConnectionRef    `json:"connection"`
@@ -17,6 +20,25 @@ type SyncEntry struct {
 	Repository *RepositoryState `json:"repository,omitempty"`
 	Dirty      *bool            `json:"dirty,omitempty"`
 	Error      *Error           `json:"error,omitempty"`
+}
+
+// MarshalJSON writes exactly the keys of the entry's shape, so that a
+// successful entry has "repository" and "dirty" even when they are null.
+func (e SyncEntry) MarshalJSON() ([]byte, error) {
+	if !e.OK {
+		return json.Marshal(struct {
+			OK         bool          `json:"ok"`
+			Connection ConnectionRef `json:"connection"`
+			Error      *Error        `json:"error"`
+		}{e.OK, e.Connection, e.Error})
+	}
+	return json.Marshal(struct {
+		OK         bool             `json:"ok"`
+		Connection ConnectionRef    `json:"connection"`
+		TreeRoot   string           `json:"treeRoot"`
+		Repository *RepositoryState `json:"repository"`
+		Dirty      *bool            `json:"dirty"`
+	}{e.OK, e.Connection, e.TreeRoot, e.Repository, e.Dirty})
 }
 
 // RepositoryState is the repository a tree was resolved from. For a git

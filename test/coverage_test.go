@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,6 +34,19 @@ func TestEveryFindingCodeHasAScenario(t *testing.T) {
 	}
 	if len(schema.Properties.Code.Enum) == 0 {
 		t.Fatal("the finding schema lists no codes")
+	}
+	// The schema's enum is the contract's list: a code declared in
+	// contracts/findings.go but missing from the enum would escape this guard.
+	src, err := os.ReadFile(filepath.Join("..", "contracts", "findings.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var declared []string
+	for _, m := range regexp.MustCompile(`FindingCode = "(\w+)"`).FindAllStringSubmatch(string(src), -1) {
+		declared = append(declared, m[1])
+	}
+	if !slices.Equal(slices.Sorted(slices.Values(declared)), slices.Sorted(slices.Values(schema.Properties.Code.Enum))) {
+		t.Errorf("contracts/findings.go declares %q; the finding schema enumerates %q", declared, schema.Properties.Code.Enum)
 	}
 	scripts := allScripts(t)
 	for _, code := range schema.Properties.Code.Enum {

@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
 // Schedule records: schedules/<id>.toml in the machine state, one per
@@ -73,6 +74,13 @@ func loadSchedule(env Env, id string) (*contracts.Schedule, []byte, error) {
 	if _, err := toml.Decode(string(data), &rec); err != nil || rec.ID != id {
 		return nil, nil, contracts.Errorf(contracts.CodeStateInvalid, "schedule record %s is damaged", schedulePath(env, id))
 	}
+	// The record keeps the source only (ConnectionRef's selectors are
+	// toml:"-"); they are generated here (S6), and older records' ignored.
+	ref, ok := sources.PinnedRef(rec.Identity, rec.Connection.Source)
+	if !ok {
+		return nil, nil, contracts.Errorf(contracts.CodeStateInvalid, "schedule record %s is damaged: its identity is not its source's", schedulePath(env, id))
+	}
+	rec.Connection = ref
 	return &rec, data, nil
 }
 

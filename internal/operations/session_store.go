@@ -13,6 +13,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
 // sessionBranchPrefix begins every session branch.
@@ -58,6 +59,13 @@ func loadSession(env Env, id string) (*contracts.Session, error) {
 	if err := json.Unmarshal(data, &s); err != nil || s.ID != id {
 		return nil, contracts.Errorf(contracts.CodeStateInvalid, "session record %s is damaged", path)
 	}
+	// Selectors are generated, never stored (S6); those of older records
+	// are replaced.
+	ref, ok := sources.PinnedRef(s.Identity, s.Connection.Source)
+	if !ok {
+		return nil, contracts.Errorf(contracts.CodeStateInvalid, "session record %s is damaged: its identity is not its source's", path)
+	}
+	s.Connection = ref
 	return &s, nil
 }
 
@@ -78,13 +86,23 @@ func sessionByPrefix(env Env, prefix string) (string, error) {
 	return "", checkSessionID(prefix)
 }
 
+// storedSession is a session record as written: its connection keeps the
+// source only, since selectors are generated when it is read (S6).
+type storedSession struct {
+	contracts.Session
+	Connection struct {
+		Source contracts.Source `json:"source"`
+	} `json:"connection"`
+}
+
 func saveSession(env Env, s *contracts.Session) error {
 	dir, err := env.Home.Dir("sessions")
 	if err != nil {
 		return err
 	}
-	stored := *s
+	stored := storedSession{Session: *s}
 	stored.Head = "" // computed when shown, never stored
+	stored.Connection.Source = s.Connection.Source
 	data, err := json.MarshalIndent(&stored, "", "  ")
 	if err != nil {
 		return err

@@ -129,6 +129,7 @@ func resolvedDirectory(ctx context.Context, env Env, c sources.Connection) (cont
 	if err != nil {
 		return contracts.SyncEntry{}, err
 	}
+	// Outside git, Repository and Dirty stay nil: both are written as null.
 	e := contracts.SyncEntry{OK: true, Connection: c.Ref(), TreeRoot: d.ContentRoot}
 	if d.InGit() {
 		dirty := d.Dirty

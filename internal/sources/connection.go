@@ -47,6 +47,9 @@ func (p *Project) Connections() ([]Connection, error) {
 	return conns, nil
 }
 
+// directoryIdentity prefixes a directory source's resolved path (S6).
+const directoryIdentity = "directory:"
+
 // NewConnection derives a source's identity and selectors. projectRoot
 // anchors relative directory paths.
 func NewConnection(projectRoot string, src contracts.Source) Connection {
@@ -56,18 +59,50 @@ func NewConnection(projectRoot string, src contracts.Source) Connection {
 		// opening it is refused (declared.go); the identity and selectors
 		// are the resolved path (S6) all the same.
 		c.Dir = declaredDir(projectRoot, src.Path)
-		real := tree.RealPath(c.Dir)
-		c.Identity = "directory:" + real
-		c.Short = filepath.Base(real)
-		c.Exact = real
-		return c
+		c.Identity = directoryIdentity + tree.RealPath(c.Dir)
+	} else {
+		c.Identity = gitIdentity(src)
+	}
+	c.Short, c.Exact = selectors(c.Identity, src)
+	return c
+}
+
+func gitIdentity(src contracts.Source) string {
+	return "git:" + strings.ToLower(src.Repository) + "\x00" + src.Path + "\x00" + src.Ref
+}
+
+// selectors generates a source's short and exact selectors from its
+// identity: a directory's resolved path, or a git source's repository,
+// branch and subtree.
+func selectors(identity string, src contracts.Source) (short, exact string) {
+	if src.Kind == contracts.SourceDirectory {
+		real := strings.TrimPrefix(identity, directoryIdentity)
+		return filepath.Base(real), real
 	}
 	repo := strings.ToLower(src.Repository)
-	c.Identity = "git:" + repo + "\x00" + src.Path + "\x00" + src.Ref
 	_, name, _ := strings.Cut(repo, "/")
-	c.Short = name
-	c.Exact = GitSelector(repo, src.Ref, src.Path)
-	return c
+	return name, GitSelector(repo, src.Ref, src.Path)
+}
+
+// PinnedRef is the ConnectionRef of a source that a session or schedule
+// record pinned by identity, with selectors generated as NewConnection
+// made them: records store the identity and source, never selectors (S6).
+// The directory's resolved path comes from the identity, not the disk, so
+// the selectors are the ones the record was made with. ok is false when
+// the identity is not that source's (a damaged record).
+func PinnedRef(identity string, src contracts.Source) (ref contracts.ConnectionRef, ok bool) {
+	switch src.Kind {
+	case contracts.SourceDirectory:
+		real, found := strings.CutPrefix(identity, directoryIdentity)
+		ok = found && filepath.IsAbs(real) && filepath.Clean(real) == real
+	case contracts.SourceGit:
+		ok = identity == gitIdentity(src)
+	}
+	if !ok {
+		return contracts.ConnectionRef{}, false
+	}
+	short, exact := selectors(identity, src)
+	return contracts.ConnectionRef{Selector: short, Exact: exact, Source: src}, true
 }
 
 // GitSelector is a git source's exact selector:

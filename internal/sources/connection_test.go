@@ -56,6 +56,45 @@ func TestNewConnection(t *testing.T) {
 	}
 }
 
+// TestPinnedRef: selectors generated from a record's identity and source
+// are the ones NewConnection gives, without looking at the disk (the
+// directory may be gone); an identity that is not the source's is refused.
+func TestPinnedRef(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "docs", "context"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []contracts.Source{
+		{Kind: "directory", Path: "docs/context"},
+		{Kind: "git", Repository: "Acme/Handbook", Path: "teams/a b", Ref: "feature/x"},
+		{Kind: "git", Repository: "acme/handbook", Path: ".", Ref: "main"},
+	} {
+		c := NewConnection(root, src)
+		if err := os.RemoveAll(root); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := PinnedRef(c.Identity, src)
+		if !ok || got != c.Ref() {
+			t.Errorf("PinnedRef(%q) = %+v, %t; want %+v", c.Identity, got, ok, c.Ref())
+		}
+	}
+	for _, bad := range []struct {
+		identity string
+		src      contracts.Source
+	}{
+		{"directory:relative/path", contracts.Source{Kind: "directory", Path: "x"}},
+		{"directory:/a/../b", contracts.Source{Kind: "directory", Path: "x"}},
+		{"git:acme/handbook\x00.\x00main", contracts.Source{Kind: "directory", Path: "x"}},
+		{"git:acme/handbook\x00.\x00main", contracts.Source{Kind: "git", Repository: "acme/handbook", Path: ".", Ref: "dev"}},
+		{"directory:/a", contracts.Source{Kind: "git", Repository: "acme/handbook", Path: ".", Ref: "main"}},
+		{"directory:/a", contracts.Source{Kind: "other"}},
+	} {
+		if got, ok := PinnedRef(bad.identity, bad.src); ok {
+			t.Errorf("PinnedRef(%q, %+v) = %+v, want refused", bad.identity, bad.src, got)
+		}
+	}
+}
+
 func TestSelect(t *testing.T) {
 	root := t.TempDir()
 	for _, d := range []string{"a/context", "b/context", "solo"} {

@@ -84,7 +84,7 @@ func summarize(root string, c *contracts.ChildNode, buf *[]byte) {
 		finding(contracts.FindingSymlinkUnsupported, "symlinks are not supported in tree content; its target was not read")
 		return
 	case hardLinks(fi) > 1:
-		finding(contracts.FindingDocumentUnreadable, fmt.Sprintf("has %d hard links; read does not summarise hard-linked documents because another link may lie outside the tree", hardLinks(fi)))
+		finding(contracts.FindingHardLinkUnsupported, fmt.Sprintf("document has %d hard links; read does not summarise hard-linked documents because another link may lie outside the tree", hardLinks(fi)))
 		return
 	}
 	data, err := readDocumentInto(buf, name, contracts.MaxDocumentBytes)

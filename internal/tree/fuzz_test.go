@@ -80,6 +80,7 @@ func FuzzResolveTarget(f *testing.F) {
 		"../x", "/../x", "a/../../x", "%2e%2e/x", "..%2F..%2Fx", "..\\x", "\\x", "\\\\srv\\s",
 		"C:/x", "C:\\x", "c:", "/C:/x", "%43%3A/x", "/", "///", "a/b/c/#f?q", "%zz", "%", "..",
 		"...", "..a", "a\x00b", " ../x ", "\t/x", "a:b", "ab:c", "%5c..%5cx",
+		"file:///etc/x", "FILE://host/x", "file:x", "File:", "fil:x",
 	} {
 		f.Add("a/b", s, false)
 		f.Add(".", s, true)

@@ -57,6 +57,13 @@ func mustSymlink(t *testing.T, target, link string) {
 	}
 }
 
+func mustLink(t *testing.T, old, name string) {
+	t.Helper()
+	if err := os.Link(old, name); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // brief is a finding without its message, which tests never match.
 type brief struct {
 	Code   contracts.FindingCode

@@ -3,7 +3,6 @@ package tree
 import (
 	"bytes"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -26,13 +25,39 @@ type LinkExtractor struct {
 	parser parser.Parser
 }
 
-// NewLinkExtractor returns an extractor with a CommonMark parser.
+// NewLinkExtractor returns an extractor with goldmark's CommonMark parser,
+// whose autolinks record where they start.
 func NewLinkExtractor() *LinkExtractor {
-	return &LinkExtractor{parser: goldmark.New().Parser()}
+	inlines := parser.DefaultInlineParsers()
+	for i, p := range inlines {
+		if p.Value == parser.NewAutoLinkParser() {
+			inlines[i].Value = positionedAutoLinks{p.Value.(parser.InlineParser)}
+		}
+	}
+	return &LinkExtractor{parser: parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(inlines...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)}
 }
 
-// Extract returns every inline link, image and reference definition in src.
-// Links that use a reference definition are reported once, at the definition.
+// positionedAutoLinks is goldmark's autolink parser, also setting the
+// node's position, which goldmark leaves unset for autolinks.
+type positionedAutoLinks struct{ parser.InlineParser }
+
+func (p positionedAutoLinks) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	_, seg := block.Position()
+	n := p.InlineParser.Parse(parent, block, pc)
+	if n != nil {
+		n.SetPos(seg.Start)
+	}
+	return n
+}
+
+// Extract returns every inline link, image, reference definition and URL
+// autolink ("<scheme:...>") in src. Links that use a reference definition
+// are reported once, at the definition. An autolink's destination is its
+// text as written: CommonMark resolves no escapes or entities in it.
 func (x *LinkExtractor) Extract(src []byte) []Link {
 	doc := x.parser.Parse(text.NewReader(src))
 	var links []Link
@@ -51,6 +76,10 @@ func (x *LinkExtractor) Extract(src []byte) []Link {
 			}
 		case *ast.LinkReferenceDefinition:
 			links = append(links, newLink(src, v.Destination, v.Pos()))
+		case *ast.AutoLink:
+			if v.AutoLinkType == ast.AutoLinkURL {
+				links = append(links, Link{Destination: string(v.URL(src)), Line: lineAt(src, v.Pos())})
+			}
 		}
 		return ast.WalkContinue, nil
 	})

@@ -14,8 +14,8 @@ const (
 	TargetInside TargetVerdict = iota
 	// TargetEscapes is a local path that leaves the tree.
 	TargetEscapes
-	// TargetExternal is a URL, mailto:, a fragment-only or network-path
-	// reference: not a path in the tree at all.
+	// TargetExternal is a URL other than file:, mailto:, a fragment-only
+	// or network-path reference: not a path in the tree at all.
 	TargetExternal
 )
 
@@ -23,8 +23,9 @@ const (
 // (tree-relative directory, "." for the root). A target starting with "/" is
 // tree-root-relative; with fromRoot every target is (soft_links). It strips
 // "#fragment" and "?query", percent-decodes, treats backslashes as
-// separators and cleans the path. Drive letters and leading backslashes
-// count as escapes. The returned path is tree-relative ("." is the root).
+// separators and cleans the path. Drive letters, leading backslashes and
+// file: URLs count as escapes. The returned path is tree-relative ("." is
+// the root).
 func ResolveTarget(docDir, target string, fromRoot bool) (string, TargetVerdict) {
 	if p, ok := resolvePlain(docDir, target, fromRoot); ok {
 		return p, TargetInside
@@ -83,7 +84,7 @@ func localPath(target string) (string, TargetVerdict) {
 	switch {
 	case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "?"):
 		return "", TargetExternal
-	case hasDriveLetter(t) || strings.HasPrefix(t, `\`):
+	case hasDriveLetter(t) || strings.HasPrefix(t, `\`) || isFileURL(t):
 		return "", TargetEscapes
 	case hasScheme(t) || strings.HasPrefix(t, "//"):
 		return "", TargetExternal
@@ -115,6 +116,15 @@ func hasScheme(s string) bool {
 		}
 	}
 	return false
+}
+
+// isFileURL reports a file: URL (any case, any form: "file:///x",
+// "file://host/x", "file:x"). It names a location on some machine, which
+// is never a path in the tree: whether it happens to point into the
+// tree's directory depends on where the tree is checked out, and a
+// verdict must depend on the tree's content alone (docs/decisions.md).
+func isFileURL(t string) bool {
+	return len(t) >= 5 && strings.EqualFold(t[:5], "file:")
 }
 
 // hasDriveLetter reports a Windows drive prefix: absolute ("C:/x", "C:\\x")

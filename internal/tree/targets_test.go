@@ -71,6 +71,20 @@ func TestResolveTarget(t *testing.T) {
 		{".", "%43:/x", false, "", esc},
 		{".", "/C:/Windows", false, "", esc},
 		{".", "../x#frag", false, "../x", esc},
+		// file: URLs name a machine location, never a tree path.
+		{"a", "file:///etc/passwd", false, "", esc},
+		{"a", "FILE:///etc/passwd", false, "", esc},
+		{"a", "File://host/share/x.md", false, "", esc},
+		{"a", "file://localhost/etc/passwd", false, "", esc},
+		{"a", "file:/etc/passwd", false, "", esc},
+		{"a", "file:notes.md", false, "", esc},
+		{"a", "file:", false, "", esc},
+		{"a", " file:x ", false, "", esc},
+		{"a", "file:///C:/x", false, "", esc},
+		{"a", "files:x", false, "", ext},
+		{"a", "xfile:x", false, "", ext},
+		{"a", "file.md", false, "a/file.md", in},
+		{"a", "file/x.md", false, "a/file/x.md", in},
 		// Soft links are always root-relative.
 		{"a/b", "x.md", true, "x.md", in},
 		{"a/b", "/x.md", true, "x.md", in},
@@ -78,6 +92,8 @@ func TestResolveTarget(t *testing.T) {
 		{"a/b", "../x.md", true, "../x.md", esc},
 		{"a/b", "/../x.md", true, "../x.md", esc},
 		{"a/b", "https://x", true, "", ext},
+		{"a/b", "file:///x.md", true, "", esc},
+		{"a/b", "file:x.md", true, "", esc},
 		{"a/b", "d/#frag", true, "d", in},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,7 @@ import (
 	"path"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -96,6 +97,12 @@ func checkDocument(src content, x *LinkExtractor, buf *[]byte, j docJob) docResu
 func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
 	res := docResult{rel: j.rel}
 	var big *tooLargeError
+	var linked *hardLinkedError
+	if errors.As(err, &linked) {
+		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingHardLinkUnsupported, Path: j.rel,
+			Message: fmt.Sprintf("document has %d hard links; read refuses it because another link may lie outside the tree: replace it with a copy of its own", linked.links)})
+		return res
+	}
 	if errors.As(err, &big) {
 		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingDocumentUnreadable, Path: j.rel,
 			Message: fmt.Sprintf("document is %d bytes; documents over %d bytes are not parsed", big.size, contracts.MaxDocumentBytes)})
@@ -121,8 +128,12 @@ func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
 	}
 	for _, l := range x.Extract(doc.Body) {
 		if _, v := ResolveTarget(dir, l.Destination, false); v == TargetEscapes {
+			msg := "Markdown link leaves the tree"
+			if isFileURL(strings.TrimSpace(l.Destination)) {
+				msg = "Markdown link is a file: URL, which names a location on a machine, not a path in the tree; link to tree content with a relative path"
+			}
 			res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingMarkdownLinkPathEscape, Path: j.rel,
-				Line: doc.BodyLine - 1 + l.Line, Target: l.Destination, Message: "Markdown link leaves the tree"})
+				Line: doc.BodyLine - 1 + l.Line, Target: l.Destination, Message: msg})
 		}
 	}
 	return res
@@ -138,6 +149,8 @@ func (w *walker) checkSoftLink(rel string, sl SoftLink) (contracts.Finding, bool
 	f := contracts.Finding{Path: rel, Line: sl.Line, Target: sl.Value}
 	p, v := ResolveTarget(".", sl.Value, true)
 	switch {
+	case v == TargetEscapes && isFileURL(strings.TrimSpace(sl.Value)):
+		f.Code, f.Message = contracts.FindingSoftLinkPathEscape, "soft link is a file: URL, which names a location on a machine, not a path in the tree"
 	case v == TargetEscapes:
 		f.Code, f.Message = contracts.FindingSoftLinkPathEscape, "soft link leaves the tree"
 	case v == TargetExternal:

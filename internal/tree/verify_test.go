@@ -151,6 +151,16 @@ func verifyCases() []verifyCase {
 			want: []brief{{contracts.FindingFrontmatterMissing, "a.md", 1, ""}, {contracts.FindingMarkdownLinkPathEscape, "a.md", 2, "C:/y"}}},
 		{name: "markdown escapes via backslash escapes", files: map[string]string{"a.md": doc("A", "[x](.\\./y)\n")},
 			want: []brief{{contracts.FindingMarkdownLinkPathEscape, "a.md", 4, "../y"}}},
+		{name: "markdown file URLs", files: map[string]string{"d/NODE.md": doc("D", ""), "d/a.md": doc("A",
+			"[p](file:///etc/passwd)\n![i](FILE://host/x.png)\n<File:/d/a.md>\n\n[r]: file:a.md\n[ok](file.md) [w](https://e.com/file:x)\n")},
+			want: []brief{
+				{contracts.FindingMarkdownLinkPathEscape, "d/a.md", 4, "file:///etc/passwd"},
+				{contracts.FindingMarkdownLinkPathEscape, "d/a.md", 5, "FILE://host/x.png"},
+				{contracts.FindingMarkdownLinkPathEscape, "d/a.md", 6, "File:/d/a.md"},
+				{contracts.FindingMarkdownLinkPathEscape, "d/a.md", 8, "file:a.md"},
+			}},
+		{name: "soft link file URL", files: map[string]string{"a.md": soft("file:///etc/passwd")},
+			want: []brief{{contracts.FindingSoftLinkPathEscape, "a.md", 4, "file:///etc/passwd"}}},
 		{name: "duplicate findings are merged", files: map[string]string{"a.md": doc("A", "[x](../o) [x](../o)\n")},
 			want: []brief{{contracts.FindingMarkdownLinkPathEscape, "a.md", 4, "../o"}}},
 		{name: "symlink", setup: func(t *testing.T, root string) { mustSymlink(t, "NODE.md", filepath.Join(root, "l.md")) },
@@ -160,6 +170,16 @@ func verifyCases() []verifyCase {
 		{name: "oversized document", setup: func(t *testing.T, root string) {
 			sparse(t, filepath.Join(root, "big.md"), contracts.MaxDocumentBytes+1)
 		}, want: []brief{{contracts.FindingDocumentUnreadable, "big.md", 0, ""}}},
+		{name: "hard-linked documents", files: map[string]string{"d/x.md": doc("X", "")}, setup: func(t *testing.T, root string) {
+			outside := t.TempDir()
+			writeFile(t, filepath.Join(outside, "secret.md"), "no frontmatter [x](../../etc)\n")
+			mustLink(t, filepath.Join(outside, "secret.md"), filepath.Join(root, "a.md"))
+			mustLink(t, filepath.Join(root, "d", "x.md"), filepath.Join(root, "d", "NODE.md"))
+		}, want: []brief{
+			{contracts.FindingHardLinkUnsupported, "a.md", 0, ""},
+			{contracts.FindingHardLinkUnsupported, "d/NODE.md", 0, ""},
+			{contracts.FindingHardLinkUnsupported, "d/x.md", 0, ""},
+		}},
 		{name: "fifo", setup: func(t *testing.T, root string) { mkfifo(t, filepath.Join(root, "pipe.md")) },
 			want: []brief{{contracts.FindingNotRegular, "pipe.md", 0, ""}}},
 		{name: "fifo asset and fifo index", files: map[string]string{"d/x.md": doc("X", "")}, setup: func(t *testing.T, root string) {

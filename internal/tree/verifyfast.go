@@ -15,10 +15,10 @@ import (
 	"unicode/utf8"
 )
 
-// linksMayEscape reports whether some Markdown link, image or reference
-// definition in body might have a destination that leaves the tree, for a
-// document whose directory is depth levels below the root. false proves
-// that none does, so the body need not be parsed at all.
+// linksMayEscape reports whether some Markdown link, image, reference
+// definition or autolink in body might have a destination that leaves the
+// tree, for a document whose directory is depth levels below the root.
+// false proves that none does, so the body need not be parsed at all.
 //
 // The proof rests on how destinations are read: a CommonMark destination
 // lies within one line, starts after "(", ":" (a reference definition), "<"
@@ -26,9 +26,10 @@ import (
 // backslash escape or an entity reference; ResolveTarget then trims
 // whitespace (ASCII, or Unicode, whose UTF-8 bytes are all >= 0x80), cuts
 // the path at '?' or '#' and percent-decodes. On a line without '\\', '&'
-// or '%', a destination can therefore only escape through a drive letter
-// ("C:", "/C:") or through ".." segments that climb above the root (a
-// rooted "/..." path) or above the document's directory (a relative path).
+// or '%', a destination can therefore only escape by being a file: URL
+// (an autolink "<file:...>" included), through a drive letter ("C:",
+// "/C:") or through ".." segments that climb above the root (a rooted
+// "/..." path) or above the document's directory (a relative path).
 // lineMayEscape tries every place a destination may start, reading all of
 // the rest of the line as the path: a destination is a prefix of it, and a
 // climb within a prefix is a climb of the whole.
@@ -69,8 +70,12 @@ func lineMayEscape(line []byte, depth int) bool {
 	if bytes.IndexByte(line, '\\') >= 0 || bytes.IndexByte(line, '&') >= 0 || bytes.IndexByte(line, '%') >= 0 {
 		return true
 	}
-	// A drive letter: "C:" or "/C:" where a destination may start.
+	// A drive letter, "C:" or "/C:", or a file: URL (any case) where a
+	// destination may start.
 	for i := bytes.IndexByte(line, ':'); i >= 0; {
+		if i >= 4 && bytes.EqualFold(line[i-4:i], []byte("file")) && (i == 4 || startsDestination(line[i-5])) {
+			return true
+		}
 		if i >= 1 && isAlpha(line[i-1]) {
 			j := i - 2
 			for j >= 0 && line[j] == '/' {
@@ -577,12 +582,20 @@ type tooLargeError struct{ size int64 }
 
 func (e *tooLargeError) Error() string { return fmt.Sprintf("document is %d bytes", e.size) }
 
+// hardLinkedError is a document with several hard links, which read
+// refuses (another link may lie outside the tree), so verify reports it
+// without parsing it.
+type hardLinkedError struct{ links uint64 }
+
+func (e *hardLinkedError) Error() string { return fmt.Sprintf("document has %d hard links", e.links) }
+
 // readDocumentInto reads a regular file into *buf, which it grows and
 // reuses, with as few system calls as it can: open, fstat, read, close. It
-// follows no final symlink, reads nothing but a regular file and at most
-// limit bytes, so a file swapped for a symlink or FIFO mid-walk cannot
-// redirect or block the read. A file over limit is a *tooLargeError, even
-// when it cannot be opened.
+// follows no final symlink, reads nothing but a regular file with one link
+// and at most limit bytes, so a file swapped for a symlink or FIFO
+// mid-walk cannot redirect or block the read. A file with several links
+// is a *hardLinkedError; one over limit is a *tooLargeError, even when it
+// cannot be opened.
 func readDocumentInto(buf *[]byte, name string, limit int64) ([]byte, error) {
 	fd, err := openNoFollow(name)
 	if err != nil {
@@ -599,6 +612,9 @@ func readDocumentInto(buf *[]byte, name string, limit int64) ([]byte, error) {
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return nil, fmt.Errorf("not a regular file")
+	}
+	if st.Nlink > 1 {
+		return nil, &hardLinkedError{uint64(st.Nlink)}
 	}
 	if st.Size > limit {
 		return nil, &tooLargeError{st.Size}

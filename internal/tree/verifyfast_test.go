@@ -105,6 +105,8 @@ func TestLinksMayEscape(t *testing.T) {
 		{"[a](<../x>)", 0}, {"[a]: ../x", 0}, {"[a]:\n  ../x", 0}, {"[a](\u00a0/../x)", 4}, {"[a](x/../../y)", 0},
 		{"[a](</a b/../..>)", 2}, {"[a](<../a b/../..>)", 1}, {"[a](a/b/../../../x?q#f)", 0}, {"![i](..)", 0},
 		{"> - [a](../../x)", 1}, {"[a](  ../x)", 0}, {"[a](..\u00a0)", 0},
+		{"[a](file:///etc/passwd)", 3}, {"![i](FILE://host/x.png)", 0}, {"[r]: File:notes.md", 1}, {"see <file:///x>", 0},
+		{"[a](\u00a0file:x)", 0}, {"[r]:file:x", 0}, {"[a](<file:x y>)", 0},
 	}
 	for _, c := range escaping {
 		if !checkLinksMayEscape(t, x, []byte(c.body), c.depth) {
@@ -118,6 +120,7 @@ func TestLinksMayEscape(t *testing.T) {
 		{"", 0}, {"no links at all.", 0}, {"[a](x.md) and [b](/y/z.md#q) and <https://e.com/a/../..>", 0},
 		{"[a](../x)", 1}, {"[a](../../x) [b](../y)", 2}, {"see `[a](x)` e.g. this... or that..", 0},
 		{"[a](/x/../y) and https://example.com/a/b", 0}, {"[up](../NODE.md): the parent", 1},
+		{"a profile: b, [c](prefile:x) <xfile:y> [d](file.md)", 0},
 	}
 	for _, c := range clear {
 		if checkLinksMayEscape(t, x, []byte(c.body), c.depth) {
@@ -226,6 +229,7 @@ func TestVerifyFastPathsAgree(t *testing.T) {
 		"no-header.md":   "just text [a](../b)\n",
 		"crlf.md":        "---\r\ntitle: A\r\n---\r\n[a](../c)\r\n",
 		"members/bad.md": "---\ntitle: A\ndescription: ''\n---\n",
+		"file-urls.md":   "---\ntitle: A\n---\n[a](file:///etc/passwd) <FILE:x>\n\n[r]: File://h/y\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
@@ -269,6 +273,7 @@ func FuzzLinksMayEscape(f *testing.F) {
 	for _, s := range []string{
 		"[a](../x) [b](/y/../z) <../c> [c]: ../../d\n`[e](../../f)`", "[a](</a b/../..>)", "x C:y (/D:z)",
 		"> - [a](x/../../y?q#f)", "[a](..\u00a0) [b](\u00a0/../x)",
+		"[a](file:///etc/passwd) ![i](FILE://h/x) [r]: File:x <fIlE:/y>", "profile: [a](xfile:y)",
 	} {
 		f.Add([]byte(s), uint8(0))
 		f.Add([]byte(s), uint8(2))
