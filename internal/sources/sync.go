@@ -187,6 +187,11 @@ func (m *Managed) RecordPublished(ctx context.Context, repository, branch, commi
 	if err != nil {
 		return err
 	}
+	// A publication killed while building its snapshot leaves a half-made
+	// worktree record, as a killed sync does: clear it before building.
+	if err := m.removeLeftoverWorktrees(ctx, cache, repo); err != nil {
+		return err
+	}
 	if err := m.Git.UpdateRef(ctx, cache, cacheRef(branch), commit); err != nil {
 		return gitError(err)
 	}
