@@ -187,11 +187,12 @@ func (m *Managed) RecordPublished(ctx context.Context, repository, branch, commi
 	if err != nil {
 		return err
 	}
-	// A publication killed while building its snapshot leaves a half-made
-	// worktree record, as a killed sync does: clear it before building.
+	// A publication killed while recording its commit leaves a ref lock or
+	// a half-made worktree record, as a killed sync does: clear them first.
 	if err := m.removeLeftoverWorktrees(ctx, cache, repo); err != nil {
 		return err
 	}
+	removeStaleRefLocks(cache, branch) // the repository lock is held
 	if err := m.Git.UpdateRef(ctx, cache, cacheRef(branch), commit); err != nil {
 		return gitError(err)
 	}
