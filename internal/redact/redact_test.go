@@ -14,6 +14,7 @@ func TestString(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"fetch https://user:hunter2@github.com/a/b.git failed", "fetch https://***@github.com/a/b.git failed"},
 		{"https://user:p@ss@host/x", "https://***@host/x"},
+		{"/tmp/p/https:/user:p@ss@host/x does not exist", "/tmp/p/https:/***@host/x does not exist"},
 		{"https://x-access-token:ghs_Xq7Lm2Rt9Vb4Nc8Kp1Zw6Yh3Jd5Fg0Ss9QaW@github.com/a/b", "https://***@github.com/a/b"},
 		{"token ghp_Xq7Lm2Rt9Vb4Nc8Kp1Zw6Yh3Jd5Fg0Ss9QaW_x leaked", "token *** leaked"},
 		{"Authorization: Bearer abc.def.ghi", "Authorization: Bearer ***"},

@@ -32,9 +32,10 @@ var lineRules = []struct {
 	re       *regexp.Regexp
 	repl     string
 }{
-	// scheme://userinfo@host: everything up to the authority's last @, so a
-	// password holding @ is masked whole.
-	{[]string{"://"}, regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s"'<>]*@`), "${1}" + mask + "@"},
+	// scheme://userinfo@host (or scheme:/, once a path join ate a slash):
+	// everything up to the authority's last @, so a password holding @ is
+	// masked whole.
+	{[]string{":/"}, regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*:/{1,2})[^/?#\s"'<>]*@`), "${1}" + mask + "@"},
 	// Authorization / Proxy-Authorization headers, any scheme.
 	{[]string{"authorization"}, regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|bot|apikey|aws4-hmac-sha256)\s+)?)[^\s"',]+`), "${1}" + mask},
 	// A bare bearer token (curl -v output, logs).
