@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 func BenchmarkStringLine(b *testing.B) {
@@ -22,5 +24,13 @@ func BenchmarkStringDocument(b *testing.B) {
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
 		String(doc)
+	}
+}
+
+func BenchmarkParseRules(b *testing.B) {
+	for b.Loop() {
+		if _, err := parseRules(config.DefaultConfig); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
