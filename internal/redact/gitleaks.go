@@ -87,7 +87,18 @@ func parseRules(text string) (*ruleSet, error) {
 		}
 		set.rules = append(set.rules, nr)
 	}
-	set.keywords = newKeywordIndex(set.rules)
+	set.keywords = ruleKeywords()
+	for _, r := range set.rules {
+		for _, k := range r.keywords {
+			id, ok := set.keywords.ids[k]
+			if !ok {
+				// Unknown to the index: run the rule on every line.
+				r.kwIDs = nil
+				break
+			}
+			r.kwIDs = append(r.kwIDs, id)
+		}
+	}
 	return set, nil
 }
 

@@ -3,14 +3,13 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 )
 
 var (
-	secretName = regexp.MustCompile(`^` + secretKey + `$`)
+	secretName = lazy(`^` + secretKey + `$`)
 	// secretFlag is an argument whose next argument is a secret: agent
 	// command lines are stored and shown split, ["--token", "abc"].
-	secretFlag = regexp.MustCompile(`^--?` + secretKey + `$`)
+	secretFlag = lazy(`^--?` + secretKey + `$`)
 )
 
 // JSON returns the JSON document doc with every string redacted and the
@@ -39,12 +38,12 @@ func JSON(doc []byte) []byte {
 		repl := s
 		switch {
 		case isKey:
-			maskNext = secretName.MatchString(s)
+			maskNext = secretName.get().MatchString(s)
 		case maskNext:
 			repl, maskNext = mask, false
 		default:
 			repl = String(s)
-			maskNext = secretFlag.MatchString(s)
+			maskNext = secretFlag.get().MatchString(s)
 		}
 		if repl != s {
 			out = append(out, doc[last:i]...)

@@ -1,35 +1,62 @@
 package redact
 
+import (
+	"strings"
+	"sync"
+
+	"github.com/zricethezav/gitleaks/v8/config"
+)
+
 // keywordIndex finds which rule keywords occur in a lowercase line in one
 // pass, indexing keywords by their first two bytes (the shortest has two),
 // instead of searching the line once per keyword.
 type keywordIndex struct {
 	words  []string
+	ids    map[string]int
 	byPair map[uint16][]int
 }
 
-func newKeywordIndex(rules []*rule) *keywordIndex {
-	ix := &keywordIndex{byPair: map[uint16][]int{}}
-	seen := map[string]int{}
-	for _, r := range rules {
-		r.kwIDs = r.kwIDs[:0]
-		for _, k := range r.keywords {
-			id, ok := seen[k]
-			if !ok {
-				if len(k) < 2 {
-					// Too short to index: treat the rule as always wanted.
-					r.kwIDs = nil
-					r.keywords = nil
-					break
-				}
-				id = len(ix.words)
-				seen[k] = id
-				ix.words = append(ix.words, k)
-				p := pair(k, 0)
-				ix.byPair[p] = append(ix.byPair[p], id)
-			}
-			r.kwIDs = append(r.kwIDs, id)
+// ruleKeywords indexes the keywords of the rule file, found by a scan of
+// its `keywords = [...]` arrays: a text holding none of them cannot match
+// any rule, so most commands never pay for parsing the whole file (~4 ms).
+// TestKeywordScan checks the scan against the parsed rules.
+var ruleKeywords = sync.OnceValue(func() *keywordIndex {
+	return newKeywordIndex(scanKeywords(config.DefaultConfig))
+})
+
+func scanKeywords(text string) []string {
+	var words []string
+	for {
+		i := strings.Index(text, "\nkeywords = [")
+		if i < 0 {
+			return words
 		}
+		text = text[i+len("\nkeywords = ["):]
+		list, rest, _ := strings.Cut(text, "]")
+		for {
+			_, after, ok := strings.Cut(list, `"`)
+			if !ok {
+				break
+			}
+			word, after2, _ := strings.Cut(after, `"`)
+			words = append(words, strings.ToLower(word))
+			list = after2
+		}
+		text = rest
+	}
+}
+
+func newKeywordIndex(words []string) *keywordIndex {
+	ix := &keywordIndex{ids: map[string]int{}, byPair: map[uint16][]int{}}
+	for _, k := range words {
+		if _, ok := ix.ids[k]; ok || len(k) < 2 {
+			continue
+		}
+		id := len(ix.words)
+		ix.ids[k] = id
+		ix.words = append(ix.words, k)
+		p := pair(k, 0)
+		ix.byPair[p] = append(ix.byPair[p], id)
 	}
 	return ix
 }

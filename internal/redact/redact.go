@@ -18,6 +18,10 @@ func String(s string) string {
 		return s
 	}
 	s = applyStructural(s)
+	ix := ruleKeywords()
+	if !ix.hits(strings.ToLower(s), make([]bool, len(ix.words))) {
+		return s // no rule can match: skip loading the rules
+	}
 	set, err := loadRules()
 	if err != nil {
 		// The rules ship inside the binary; failing to read them is a bug,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -135,4 +136,50 @@ func FuzzRedact(f *testing.F) {
 		_ = String(before)
 		_ = JSON([]byte(before))
 	})
+}
+
+// Every lazily compiled pattern compiles.
+func TestPatternsCompile(t *testing.T) {
+	all := []*lazyRegexp{secretName, secretFlag, pemBlock, midLine, proseBefore, awsCandidate}
+	for _, r := range lineRules {
+		all = append(all, r.re)
+	}
+	for _, l := range all {
+		if _, err := regexp.Compile(l.src); err != nil {
+			t.Errorf("%s: %v", l.src, err)
+		}
+	}
+	set, err := loadRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.rules) < 200 {
+		t.Errorf("%d gitleaks rules loaded, want the ~220 of the default file", len(set.rules))
+	}
+	for _, r := range set.rules {
+		if _, err := r.regexp(); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// The keyword scan that lets clean texts skip the rule file finds exactly
+// the keywords of the parsed rules, and every rule has one.
+func TestKeywordScan(t *testing.T) {
+	set, err := loadRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, r := range set.rules {
+		if len(r.keywords) == 0 || len(r.kwIDs) != len(r.keywords) {
+			t.Errorf("rule %s: keywords %q not all indexed", r.id, r.keywords)
+		}
+		for _, k := range r.keywords {
+			want[k] = true
+		}
+	}
+	if got := len(ruleKeywords().words); got != len(want) {
+		t.Errorf("scan found %d keywords, the rules have %d", got, len(want))
+	}
 }

@@ -23,41 +23,41 @@ const (
 
 // pemBlock is a private key, multi-line or flattened onto one line (spaces
 // or \n escapes); a block cut before its END line is masked to the end.
-var pemBlock = regexp.MustCompile(`-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?s:.*?)(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z)`)
+var pemBlock = lazy(`-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?s:.*?)(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z)`)
 
 // lineRules run on one line at a time, and only on lines holding their
 // trigger (lowercase): Go's regexp is slow on long texts, fast on lines.
 var lineRules = []struct {
 	triggers []string
-	re       *regexp.Regexp
+	re       *lazyRegexp
 	repl     string
 }{
 	// scheme://userinfo@host (or scheme:/, once a path join ate a slash):
 	// everything up to the authority's last @, so a password holding @ is
 	// masked whole.
-	{[]string{":/"}, regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*:/{1,2})[^/?#\s"'<>]*@`), "${1}" + mask + "@"},
+	{[]string{":/"}, lazy(`([A-Za-z][A-Za-z0-9+.-]*:/{1,2})[^/?#\s"'<>]*@`), "${1}" + mask + "@"},
 	// Authorization / Proxy-Authorization headers, any scheme.
-	{[]string{"authorization"}, regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|bot|apikey|aws4-hmac-sha256)\s+)?)[^\s"',]+`), "${1}" + mask},
+	{[]string{"authorization"}, lazy(`(?i)(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|bot|apikey|aws4-hmac-sha256)\s+)?)[^\s"',]+`), "${1}" + mask},
 	// A bare bearer token (curl -v output, logs).
-	{[]string{"bearer"}, regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}" + mask},
+	{[]string{"bearer"}, lazy(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}" + mask},
 	// JSON or YAML members with a quoted secret name: "password": "x".
-	{keyTriggers, regexp.MustCompile(`(\\?["']` + secretKey + `\\?["']\s*:\s*)(\\"(?:[^"\\]|\\[^"])*\\"|` + dq + `|` + sq + `)`), "${1}" + mask},
+	{keyTriggers, lazy(`(\\?["']` + secretKey + `\\?["']\s*:\s*)(\\"(?:[^"\\]|\\[^"])*\\"|` + dq + `|` + sq + `)`), "${1}" + mask},
 	// name: value at the start of a line (YAML, headers, env files): the
 	// rest of the line is the value.
-	{keyTriggers, regexp.MustCompile(`^([ \t]*(?:-[ \t]+)?(?:export[ \t]+)?` + secretKey + `[ \t]*:[ \t]*)(` + dq + `|` + sq + `|[^\s{\[|>][^\n]*)`), "${1}" + mask},
+	{keyTriggers, lazy(`^([ \t]*(?:-[ \t]+)?(?:export[ \t]+)?` + secretKey + `[ \t]*:[ \t]*)(` + dq + `|` + sq + `|[^\s{\[|>][^\n]*)`), "${1}" + mask},
 	// name=value anywhere (env, query strings, flags).
-	{keyTriggers, regexp.MustCompile(`(` + keyStart + secretKey + `[ \t]*=[ \t]*)(` + dq + `|` + sq + `|` + bare + `)`), "${1}" + mask},
+	{keyTriggers, lazy(`(` + keyStart + secretKey + `[ \t]*=[ \t]*)(` + dq + `|` + sq + `|` + bare + `)`), "${1}" + mask},
 	// --name value on a command line.
-	{keyTriggers, regexp.MustCompile(`(\s--?` + secretKey + `[ \t]+)(` + dq + `|` + sq + `|[^\s"'-]\S*)`), "${1}" + mask},
+	{keyTriggers, lazy(`(\s--?` + secretKey + `[ \t]+)(` + dq + `|` + sq + `|[^\s"'-]\S*)`), "${1}" + mask},
 }
 
 var keyTriggers = []string{"pass", "pwd", "secret", "token", "key", "credential", "auth"}
 
 // midLine matches "name: value" inside a line; the value is masked only when
 // it looks like a credential rather than prose ("Enter your password: it").
-var midLine = regexp.MustCompile(`(` + keyStart + secretKey + `[ \t]*:[ \t]*)(` + bare + `)`)
+var midLine = lazy(`(` + keyStart + secretKey + `[ \t]*:[ \t]*)(` + bare + `)`)
 
-var proseBefore = regexp.MustCompile(`[A-Za-z]+[ \t]+$`)
+var proseBefore = lazy(`[A-Za-z]+[ \t]+$`)
 
 // midLineSecret: prose has a word before the name ("enter your password:
 // it"); logs have punctuation ("log: password: x"). After a word, only a
@@ -67,7 +67,7 @@ func midLineSecret(s string, m []int) bool {
 	if v == mask {
 		return false
 	}
-	if !proseBefore.MatchString(s[max(0, m[0]-40) : m[0]+1]) {
+	if !proseBefore.get().MatchString(s[max(0, m[0]-40) : m[0]+1]) {
 		return true
 	}
 	return strings.ContainsAny(v, "0123456789!@#$%^*+/=~_") && len(v) >= 4
@@ -75,17 +75,17 @@ func midLineSecret(s string, m []int) bool {
 
 func applyStructural(s string) string {
 	if strings.Contains(s, "PRIVATE KEY") {
-		s = pemBlock.ReplaceAllString(s, "-----BEGIN ${1}-----"+mask+"-----END ${1}-----")
+		s = pemBlock.get().ReplaceAllString(s, "-----BEGIN ${1}-----"+mask+"-----END ${1}-----")
 	}
 	return eachLine(s, func(line string) string {
 		lower := strings.ToLower(line)
 		for _, r := range lineRules {
 			if containsAny(lower, r.triggers) {
-				line = r.re.ReplaceAllString(line, r.repl)
+				line = r.re.get().ReplaceAllString(line, r.repl)
 			}
 		}
 		if containsAny(lower, keyTriggers) {
-			line = replaceGroup(line, midLine, 2, midLineSecret)
+			line = replaceGroup(line, midLine.get(), 2, midLineSecret)
 		}
 		return maskAWSSecrets(line)
 	})
@@ -138,13 +138,13 @@ func replaceGroup(s string, re *regexp.Regexp, g int, keep func(s string, m []in
 
 // awsCandidate is a 40-character base64 run: the shape of an AWS secret
 // access key, which needs no label to be one.
-var awsCandidate = regexp.MustCompile(`[A-Za-z0-9/+]{40,}`)
+var awsCandidate = lazy(`[A-Za-z0-9/+]{40,}`)
 
 func maskAWSSecrets(s string) string {
 	if !hasRun40(s) {
 		return s
 	}
-	ms := awsCandidate.FindAllStringIndex(s, -1)
+	ms := awsCandidate.get().FindAllStringIndex(s, -1)
 	if ms == nil {
 		return s
 	}
