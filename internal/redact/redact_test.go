@@ -26,6 +26,8 @@ func TestString(t *testing.T) {
 		{`{"password": "x", "user": "ada"}`, `{"password": ***, "user": "ada"}`},
 		{"https://github.com/a/b.git is public", "https://github.com/a/b.git is public"},
 		{"mail me at a@b.c", "mail me at a@b.c"},
+		{"rsync user:p@ss@host:/srv", "rsync ***@host:/srv"},
+		{"write to mailto:ada@example.com or git@github.com:acme/x.git", "write to mailto:ada@example.com or git@github.com:acme/x.git"},
 		{"curl: > Bearer eyJhbGciOiJIUzI1NiJ9.x", "curl: > Bearer ***"},
 		{"the bearer of bad news", "the bearer of bad news"},
 		{"max_tokens=4096 token_type: bearer", "max_tokens=4096 token_type: bearer"},
@@ -140,7 +142,7 @@ func FuzzRedact(f *testing.F) {
 
 // Every lazily compiled pattern compiles.
 func TestPatternsCompile(t *testing.T) {
-	all := []*lazyRegexp{secretName, secretFlag, pemBlock, midLine, proseBefore, awsCandidate}
+	all := []*lazyRegexp{secretName, secretFlag, pemBlock, midLine, proseBefore, awsCandidate, bareUserinfo}
 	for _, r := range lineRules {
 		all = append(all, r.re)
 	}

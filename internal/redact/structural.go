@@ -57,6 +57,14 @@ var keyTriggers = []string{"pass", "pwd", "secret", "token", "key", "credential"
 // it looks like a credential rather than prose ("Enter your password: it").
 var midLine = lazy(`(` + keyStart + secretKey + `[ \t]*:[ \t]*)(` + bare + `)`)
 
+// bareUserinfo is user:password@host without a scheme (rsync, scp, proxy
+// settings); the password may hold @, so it runs to the last one.
+var bareUserinfo = lazy(`(?:^|[\s"'(=])([A-Za-z0-9._~-]+:[^\s/"'@]*(?:@[^\s/"'@]*)*)@[A-Za-z0-9.-]+`)
+
+func notMailto(s string, m []int) bool {
+	return !strings.HasPrefix(strings.ToLower(s[m[2]:m[3]]), "mailto:")
+}
+
 var proseBefore = lazy(`[A-Za-z]+[ \t]+$`)
 
 // midLineSecret: prose has a word before the name ("enter your password:
@@ -86,6 +94,9 @@ func applyStructural(s string) string {
 		}
 		if containsAny(lower, keyTriggers) {
 			line = replaceGroup(line, midLine.get(), 2, midLineSecret)
+		}
+		if strings.Contains(line, "@") && strings.Contains(line, ":") {
+			line = replaceGroup(line, bareUserinfo.get(), 1, notMailto)
 		}
 		return maskAWSSecrets(line)
 	})
