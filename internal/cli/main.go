@@ -66,6 +66,9 @@ changed), 128 fatal, 129 usage, 130 interrupted.`
 
 // Main runs the command line and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Nothing leaves the process unredacted: text is redacted per write,
+	// JSON per string literal (writeJSON).
+	stdout, stderr = redact.Writer{W: stdout}, redact.Writer{W: stderr}
 	var cli commands
 	exited, exitCode := false, 0
 	parser, err := kong.New(&cli,
@@ -235,7 +238,8 @@ func (c *Context) finish(err error) int {
 	} else if ce.Message != err.Error() {
 		ce = &contracts.Error{Code: ce.Code, Message: err.Error(), Details: ce.Details}
 	}
-	// No message may carry a credential, whatever produced it.
+	// No message may carry a credential, whatever produced it; details are
+	// redacted with the JSON document (writeJSON) or the text lines.
 	ce = &contracts.Error{Code: ce.Code, Message: redact.String(ce.Message), Details: ce.Details}
 	code := ce.Code.ExitCode()
 	if c.JSON {

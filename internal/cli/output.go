@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/redact"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -37,10 +39,16 @@ func exitFor(result contracts.Report) error {
 	return nil
 }
 
+// writeJSON prints v as indented JSON with every string redacted (see
+// redact.JSON), bypassing the text redaction of c.Stdout.
 func (c *Context) writeJSON(v any) error {
-	enc := json.NewEncoder(c.Stdout)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
+	}
+	if _, err := redact.Raw(c.Stdout).Write(redact.JSON(buf.Bytes())); err != nil {
 		return fmt.Errorf("write JSON: %w", err)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/redact"
 )
 
 type schemaCmd struct {
@@ -30,6 +31,6 @@ func (cmd *schemaCmd) Run(c *Context) error {
 	if !ok {
 		return contracts.Errorf(contracts.CodeSchemaNotFound, "no contract named %q; known: %s", cmd.Name, strings.Join(names, ", "))
 	}
-	_, err := c.Stdout.Write(doc)
+	_, err := redact.Raw(c.Stdout).Write(redact.JSON(doc))
 	return err
 }

@@ -1,32 +1,72 @@
 // Package redact removes credentials from text before it is shown or
-// stored: userinfo in URLs, well-known token shapes, Authorization header
-// values and NAME=secret assignments.
+// stored. Secrets are found with gitleaks' maintained default rules (token
+// shapes of ~200 services) and, on top, structural rules that need no shape:
+// URL userinfo, Authorization headers, assignments and members whose name
+// says "secret", and private-key blocks.
 package redact
 
-import "regexp"
+import (
+	"slices"
+	"strings"
+)
 
 const mask = "***"
 
-var rules = []struct {
-	re   *regexp.Regexp
-	repl string
-}{
-	// scheme://user:password@host → scheme://***@host
-	{regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/@\s]+@`), "${1}" + mask + "@"},
-	// Authorization: Bearer xyz / Basic xyz
-	{regexp.MustCompile(`(?i)(authorization:\s*(?:(?:bearer|basic|token)\s+)?)\S+`), "${1}" + mask},
-	// A bare bearer token (curl -v output, logs).
-	{regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}" + mask},
-	// GitHub, OpenAI/Anthropic-style, AWS, GitLab and Slack tokens.
-	{regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}|sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,})\b`), mask},
-	// NAME=secret where NAME looks like a credential.
-	{regexp.MustCompile(`(?i)\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*\s*=\s*)("[^"]*"|'[^']*'|\S+)`), "${1}" + mask},
-}
-
 // String returns s with every credential it recognises masked.
 func String(s string) string {
-	for _, r := range rules {
-		s = r.re.ReplaceAllString(s, r.repl)
+	if s == "" {
+		return s
 	}
-	return s
+	s = applyStructural(s)
+	ix := ruleKeywords()
+	if !ix.hits(strings.ToLower(s), make([]bool, len(ix.words))) {
+		return s // no rule can match: skip loading the rules
+	}
+	set, err := loadRules()
+	if err != nil {
+		// The rules ship inside the binary; failing to read them is a bug,
+		// and the structural rules have already run.
+		return s
+	}
+	spans, err := set.spans(s)
+	if err != nil || len(spans) == 0 {
+		return s
+	}
+	for i := range spans {
+		spans[i][1] = tokenEnd(s, spans[i][1])
+	}
+	return maskSpans(s, spans)
+}
+
+// tokenEnd extends a rule's match over the rest of its token, so a longer or
+// suffixed token (ghp_…_x, a 22-character glpat-) leaves no tail behind.
+func tokenEnd(s string, end int) int {
+	for end < len(s) && strings.IndexByte(tokenChars, s[end]) >= 0 {
+		end++
+	}
+	return end
+}
+
+const tokenChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-"
+
+// maskSpans replaces the union of spans with one mask per joined run.
+func maskSpans(s string, spans [][2]int) string {
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(spans); {
+		start, end := spans[i][0], spans[i][1]
+		for i++; i < len(spans) && spans[i][0] <= end; i++ {
+			end = max(end, spans[i][1])
+		}
+		start = max(start, last)
+		if end <= start {
+			continue
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(mask)
+		last = end
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }

@@ -40,7 +40,7 @@ func (s Store) Save(rec *contracts.RunRecord) error {
 	if err != nil {
 		return err
 	}
-	return s.Home.WriteFile(dir, rec.ID+".json", []byte(redact.String(string(data))+"\n"))
+	return s.Home.WriteFile(dir, rec.ID+".json", append(redact.JSON(data), '\n'))
 }
 
 // SaveOutput writes a run's agent output: redacted, then cut to limit

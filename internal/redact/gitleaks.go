@@ -1,0 +1,281 @@
+package redact
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/zricethezav/gitleaks/v8/config"
+)
+
+// The gitleaks default rule file is read from the module (config.DefaultConfig
+// embeds it) and interpreted here: its detect package would add ~60 modules,
+// 13 MB to the binary and ~250 ms to every start (docs/decisions.md).
+// go-toml/v2 parses the 97 KB file in ~1.5 ms where BurntSushi/toml takes
+// ~6 ms, paid by every command; gitleaks' config package links it already.
+
+type ruleFile struct {
+	Allowlist allowlist `toml:"allowlist"`
+	Rules     []struct {
+		ID          string      `toml:"id"`
+		Regex       string      `toml:"regex"`
+		SecretGroup int         `toml:"secretGroup"`
+		Entropy     float64     `toml:"entropy"`
+		Keywords    []string    `toml:"keywords"`
+		Path        string      `toml:"path"`
+		Allowlists  []allowlist `toml:"allowlists"`
+	} `toml:"rules"`
+}
+
+type allowlist struct {
+	Condition   string   `toml:"condition"`
+	RegexTarget string   `toml:"regexTarget"`
+	Regexes     []string `toml:"regexes"`
+	Paths       []string `toml:"paths"`
+	StopWords   []string `toml:"stopwords"`
+
+	compiled []*regexp.Regexp
+}
+
+// rule is one gitleaks rule; its regexes compile on first use, since most
+// texts hold none of its keywords and compiling all 222 costs milliseconds.
+type rule struct {
+	id          string
+	source      string
+	secretGroup int
+	entropy     float64
+	keywords    []string
+	kwIDs       []int
+	allow       []*allowlist
+
+	once sync.Once
+	re   *regexp.Regexp
+	err  error
+}
+
+type ruleSet struct {
+	rules    []*rule
+	global   *allowlist
+	keywords *keywordIndex
+}
+
+var loadRules = sync.OnceValues(func() (*ruleSet, error) {
+	return parseRules(config.DefaultConfig)
+})
+
+func parseRules(text string) (*ruleSet, error) {
+	var f ruleFile
+	if err := toml.Unmarshal([]byte(text), &f); err != nil {
+		return nil, fmt.Errorf("gitleaks rules: %w", err)
+	}
+	set := &ruleSet{global: &f.Allowlist}
+	for i := range f.Rules {
+		r := &f.Rules[i]
+		if r.Regex == "" {
+			continue // a rule on file names only; text has none
+		}
+		kw := make([]string, len(r.Keywords))
+		for j, k := range r.Keywords {
+			kw[j] = strings.ToLower(k)
+		}
+		nr := &rule{id: r.ID, source: r.Regex, secretGroup: r.SecretGroup, entropy: r.Entropy, keywords: kw}
+		for j := range r.Allowlists {
+			nr.allow = append(nr.allow, &r.Allowlists[j])
+		}
+		set.rules = append(set.rules, nr)
+	}
+	set.keywords = ruleKeywords()
+	for _, r := range set.rules {
+		for _, k := range r.keywords {
+			id, ok := set.keywords.ids[k]
+			if !ok {
+				// Unknown to the index: run the rule on every line.
+				r.kwIDs = nil
+				break
+			}
+			r.kwIDs = append(r.kwIDs, id)
+		}
+	}
+	return set, nil
+}
+
+func (r *rule) regexp() (*regexp.Regexp, error) {
+	r.once.Do(func() {
+		r.re, r.err = regexp.Compile(r.source)
+		if r.err == nil {
+			for _, a := range r.allow {
+				r.err = a.compile()
+			}
+		}
+		if r.err != nil {
+			r.err = fmt.Errorf("gitleaks rule %s: %w", r.id, r.err)
+		}
+	})
+	return r.re, r.err
+}
+
+var globalOnce sync.Once
+
+// spans returns the byte ranges of secrets the rule set finds in s, in the
+// way gitleaks' detector decides them: keyword prefilter, regex, secret
+// group, entropy threshold, global and rule allowlists. Rules run on each
+// line that holds one of their keywords; Go's regexp is slow on long texts.
+func (set *ruleSet) spans(s string) ([][2]int, error) {
+	var err error
+	globalOnce.Do(func() { err = set.global.compile() })
+	if err != nil {
+		return nil, err
+	}
+	var out [][2]int
+	found := make([]bool, len(set.keywords.words))
+	for off := 0; off < len(s); {
+		line, _, _ := strings.Cut(s[off:], "\n")
+		set.keywords.hits(strings.ToLower(line), found)
+		for _, r := range set.rules {
+			if !r.wanted(found) {
+				continue
+			}
+			re, err := r.regexp()
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+				if sp, ok := r.secret(line, m, set.global); ok {
+					out = append(out, [2]int{off + sp[0], off + sp[1]})
+				}
+			}
+		}
+		off += len(line) + 1
+	}
+	return out, nil
+}
+
+func (r *rule) wanted(found []bool) bool {
+	if len(r.kwIDs) == 0 {
+		return true
+	}
+	for _, id := range r.kwIDs {
+		if found[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// secret picks the secret inside match m (the configured group, else the
+// first non-empty one) and applies entropy and allowlists.
+func (r *rule) secret(s string, m []int, global *allowlist) ([2]int, bool) {
+	start, end := m[0], m[1]
+	// gitleaks trims newlines a rule's trailing \n may have taken.
+	for end > start && s[end-1] == '\n' {
+		end--
+	}
+	sp := [2]int{start, end}
+	if g := r.secretGroup; g > 0 {
+		if 2*g+1 >= len(m) || m[2*g] < 0 {
+			return sp, false
+		}
+		sp = [2]int{m[2*g], m[2*g+1]}
+	} else {
+		for g := 1; 2*g+1 < len(m); g++ {
+			if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+				sp = [2]int{m[2*g], m[2*g+1]}
+				break
+			}
+		}
+	}
+	secret := s[sp[0]:sp[1]]
+	if secret == "" || (r.entropy != 0 && entropy(secret) <= r.entropy) {
+		return sp, false
+	}
+	match := s[start:end]
+	line := lineAround(s, start, end)
+	if global.allows(secret, match, line) {
+		return sp, false
+	}
+	for _, a := range r.allow {
+		if a.allows(secret, match, line) {
+			return sp, false
+		}
+	}
+	return sp, true
+}
+
+func (a *allowlist) compile() error {
+	for _, src := range a.Regexes {
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return fmt.Errorf("allowlist: %w", err)
+		}
+		a.compiled = append(a.compiled, re)
+	}
+	return nil
+}
+
+// allows reports whether the allowlist excuses a finding. Text has no path
+// or commit, so an AND list with paths never excuses one.
+func (a *allowlist) allows(secret, match, line string) bool {
+	target := secret
+	switch a.RegexTarget {
+	case "match":
+		target = match
+	case "line":
+		target = line
+	}
+	regex := false
+	for _, re := range a.compiled {
+		if re.MatchString(target) {
+			regex = true
+			break
+		}
+	}
+	stop := false
+	lower := strings.ToLower(secret)
+	for _, w := range a.StopWords {
+		if strings.Contains(lower, strings.ToLower(w)) {
+			stop = true
+			break
+		}
+	}
+	if strings.EqualFold(a.Condition, "AND") {
+		if len(a.Paths) > 0 {
+			return false
+		}
+		return (len(a.compiled) == 0 || regex) && (len(a.StopWords) == 0 || stop)
+	}
+	return regex || stop
+}
+
+func lineAround(s string, start, end int) string {
+	if i := strings.LastIndexByte(s[:start], '\n'); i >= 0 {
+		start = i + 1
+	} else {
+		start = 0
+	}
+	if i := strings.IndexByte(s[end:], '\n'); i >= 0 {
+		end += i
+	} else {
+		end = len(s)
+	}
+	return s[start:end]
+}
+
+// entropy is the Shannon entropy of s in bits per byte, as gitleaks computes it.
+func entropy(s string) float64 {
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	var h float64
+	n := float64(len(s))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}

@@ -1,0 +1,78 @@
+package redact
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/zricethezav/gitleaks/v8/config"
+)
+
+// keywordIndex finds which rule keywords occur in a lowercase line in one
+// pass, indexing keywords by their first two bytes (the shortest has two),
+// instead of searching the line once per keyword.
+type keywordIndex struct {
+	words  []string
+	ids    map[string]int
+	byPair map[uint16][]int
+}
+
+// ruleKeywords indexes the keywords of the rule file, found by a scan of
+// its `keywords = [...]` arrays: a text holding none of them cannot match
+// any rule, so most commands never pay for parsing the whole file (~4 ms).
+// TestKeywordScan checks the scan against the parsed rules.
+var ruleKeywords = sync.OnceValue(func() *keywordIndex {
+	return newKeywordIndex(scanKeywords(config.DefaultConfig))
+})
+
+func scanKeywords(text string) []string {
+	var words []string
+	for {
+		i := strings.Index(text, "\nkeywords = [")
+		if i < 0 {
+			return words
+		}
+		text = text[i+len("\nkeywords = ["):]
+		list, rest, _ := strings.Cut(text, "]")
+		for {
+			_, after, ok := strings.Cut(list, `"`)
+			if !ok {
+				break
+			}
+			word, after2, _ := strings.Cut(after, `"`)
+			words = append(words, strings.ToLower(word))
+			list = after2
+		}
+		text = rest
+	}
+}
+
+func newKeywordIndex(words []string) *keywordIndex {
+	ix := &keywordIndex{ids: map[string]int{}, byPair: map[uint16][]int{}}
+	for _, k := range words {
+		if _, ok := ix.ids[k]; ok || len(k) < 2 {
+			continue
+		}
+		id := len(ix.words)
+		ix.ids[k] = id
+		ix.words = append(ix.words, k)
+		p := pair(k, 0)
+		ix.byPair[p] = append(ix.byPair[p], id)
+	}
+	return ix
+}
+
+func pair(s string, i int) uint16 { return uint16(s[i])<<8 | uint16(s[i+1]) }
+
+// hits marks in found (len(words)) the keywords lower contains.
+func (ix *keywordIndex) hits(lower string, found []bool) bool {
+	clear(found)
+	any := false
+	for i := 0; i+1 < len(lower); i++ {
+		for _, id := range ix.byPair[pair(lower, i)] {
+			if !found[id] && len(lower)-i >= len(ix.words[id]) && lower[i:i+len(ix.words[id])] == ix.words[id] {
+				found[id], any = true, true
+			}
+		}
+	}
+	return any
+}
