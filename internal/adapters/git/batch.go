@@ -89,7 +89,7 @@ func (b *Batch) Objects(names []string, fn func(i int, id string, data []byte) e
 	for i, name := range names {
 		var id string
 		var data []byte
-		if id, data, err = b.out.next(name); err != nil {
+		if id, _, data, err = b.out.next(name); err != nil {
 			break
 		}
 		if err = fn(i, id, data); err != nil {
@@ -106,6 +106,38 @@ func (b *Batch) Objects(names []string, fn func(i int, id string, data []byte) e
 		return b.err
 	}
 	return nil
+}
+
+// Object is what Read found for one name: ID is "" when the name names no
+// object.
+type Object struct {
+	ID   string
+	Type string // "blob", "tree", "commit" or "tag"
+	Data []byte
+}
+
+// Read asks for a few objects, as Objects does, and returns them in order
+// with their types.
+func (b *Batch) Read(names []string) ([]Object, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	done := make(chan error, 1)
+	go func() { done <- writeNames(b.stdin, names) }()
+	out := make([]Object, len(names))
+	var err error
+	for i, name := range names {
+		if out[i].ID, out[i].Type, out[i].Data, err = b.out.next(name); err != nil {
+			b.err = fmt.Errorf("git cat-file --batch: %w%s", err, stderrNote(&b.stderr))
+			b.cmd.Process.Kill()
+			return nil, b.err
+		}
+	}
+	if werr := <-done; werr != nil {
+		b.err = fmt.Errorf("git cat-file --batch: %w%s", werr, stderrNote(&b.stderr))
+		return nil, b.err
+	}
+	return out, nil
 }
 
 // writeNames sends one request per line, buffered.
@@ -244,7 +276,7 @@ func (b *Batch) streamFrom(s *stream, names []string, lo, hi int) error {
 		}
 		var rec streamed
 		rec.i = i
-		if rec.id, rec.data, err = r.next(names[i]); err != nil {
+		if rec.id, _, rec.data, err = r.next(names[i]); err != nil {
 			break
 		}
 		batch = append(batch, rec)
@@ -317,29 +349,29 @@ const objectBufferSize = 256 << 10
 
 func newObjectReader(r io.Reader) *objectReader { return &objectReader{r: r} }
 
-// next reads the answer to the request name: the object's id and content,
-// or "" and nil when name names no object.
-func (o *objectReader) next(name string) (id string, data []byte, err error) {
+// next reads the answer to the request name: the object's id, type and
+// content, or "", "" and nil when name names no object.
+func (o *objectReader) next(name string) (id, typ string, data []byte, err error) {
 	for {
 		need := o.end - o.start + 1 // at least one more byte: the header is incomplete
 		if nl := bytes.IndexByte(o.buf[o.start:o.end], '\n'); nl >= 0 {
 			header := o.buf[o.start : o.start+nl]
 			if rest, ok := bytes.CutPrefix(header, []byte(name)); ok && (string(rest) == " missing" || string(rest) == " ambiguous") {
 				o.start += nl + 1
-				return "", nil, nil
+				return "", "", nil, nil
 			}
-			oid, size, ok := parseHeader(header)
+			oid, typ, size, ok := parseHeader(header)
 			if !ok {
-				return "", nil, fmt.Errorf("object %s: %q", name, header)
+				return "", "", nil, fmt.Errorf("object %s: %q", name, header)
 			}
 			need = nl + 1 + size + 1
 			if o.end-o.start >= need {
 				body := o.start + nl + 1
 				if o.buf[body+size] != '\n' {
-					return "", nil, fmt.Errorf("object %s: content not followed by a newline", name)
+					return "", "", nil, fmt.Errorf("object %s: content not followed by a newline", name)
 				}
 				o.start += need
-				return oid, o.buf[body : body+size : body+size], nil
+				return oid, typ, o.buf[body : body+size : body+size], nil
 			}
 		}
 		if o.start+need > len(o.buf) {
@@ -357,23 +389,35 @@ func (o *objectReader) next(name string) (id string, data []byte, err error) {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			return "", nil, err
+			return "", "", nil, err
 		}
 	}
 }
 
 // parseHeader reads "<id> <type> <size>".
-func parseHeader(h []byte) (id string, size int, ok bool) {
+func parseHeader(h []byte) (id, typ string, size int, ok bool) {
 	oid, rest, ok1 := bytes.Cut(h, []byte{' '})
-	_, sz, ok2 := bytes.Cut(rest, []byte{' '})
+	t, sz, ok2 := bytes.Cut(rest, []byte{' '})
 	if !ok1 || !ok2 || len(oid) == 0 || len(sz) == 0 || len(sz) > 18 {
-		return "", 0, false
+		return "", "", 0, false
 	}
 	for _, c := range sz {
 		if c < '0' || c > '9' {
-			return "", 0, false
+			return "", "", 0, false
 		}
 		size = size*10 + int(c-'0')
 	}
-	return string(oid), size, true
+	switch string(t) { // no allocation for the four types
+	case "blob":
+		typ = "blob"
+	case "tree":
+		typ = "tree"
+	case "commit":
+		typ = "commit"
+	case "tag":
+		typ = "tag"
+	default:
+		typ = string(t)
+	}
+	return string(oid), typ, size, true
 }

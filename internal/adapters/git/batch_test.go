@@ -75,6 +75,17 @@ func TestBatchStream(t *testing.T) {
 	if diff := cmp.Diff(want[:3], few, cmp.AllowUnexported(object{})); diff != "" {
 		t.Errorf("Stream of a few (-Objects +Stream):\n%s", diff)
 	}
+	// Read gives the same, with types.
+	read, err := b.Read(names[:6])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, o := range read {
+		wantType := map[int]string{0: "blob", 1: "", 2: "blob", 3: "blob", 4: "tree", 5: "blob"}[i]
+		if o.ID != want[i].id || string(o.Data) != want[i].data || o.Type != wantType {
+			t.Errorf("Read %s = %q %q, want %q %q", names[i], o.ID, o.Type, want[i].id, wantType)
+		}
+	}
 	// The batch still answers after a Stream.
 	if err := b.Objects(names[:1], func(_ int, id string, _ []byte) error {
 		if id != want[0].id {
@@ -135,7 +146,7 @@ func TestObjectReaderSplitReads(t *testing.T) {
 	}
 	o := newObjectReader(&oneByte{s: out.String()})
 	for k, name := range names {
-		id, data, err := o.next(name)
+		id, typ, data, err := o.next(name)
 		if err != nil {
 			t.Fatalf("next(%s): %v", name, err)
 		}
@@ -146,11 +157,11 @@ func TestObjectReaderSplitReads(t *testing.T) {
 			}
 			continue
 		}
-		if id != name || len(data) != i*997%3000 {
+		if id != name || typ != "blob" || len(data) != i*997%3000 {
 			t.Errorf("object %s: id %q, %d bytes", name, id, len(data))
 		}
 	}
-	if _, _, err := o.next("more"); err == nil {
+	if _, _, _, err := o.next("more"); err == nil {
 		t.Error("next after the end: no error")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,10 +31,11 @@ import (
 // The fast path is three git processes started at once: where the
 // repository is (rev-parse), what the commit changes (one diff of the
 // whole commit) and the object reader (cat-file). While the diff runs,
-// HEAD's side is read as if the commit left the configuration alone: its
-// entry (ls-tree), its content (cat-file), and what HEAD holds at each
-// declared tree (ls-tree); when the diff shows the configuration changed,
-// it is read from the index instead.
+// HEAD's side is read as if the commit left the configuration alone (its
+// content, its trees and what HEAD holds at each, asked of cat-file; the
+// configuration's mode from one ls-tree beside it: head.go); when the
+// diff shows the configuration changed, it is read from the index
+// instead.
 func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyReport, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -59,19 +61,11 @@ func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyRepor
 	r := &run{g: g, dir: dir, top: tree.RealPath(loc.Top), commonDir: loc.CommonDir}
 	candidates := r.configCandidates()
 	headC = async(func() (*project, error) {
-		listed, err := g.HeadEntries(ctx, r.top, candidates...)
-		if err != nil {
-			return nil, gitErr(err)
-		}
 		objects, err := batchC.wait()
 		if err != nil {
 			return nil, gitErr(err)
 		}
-		pr, err := r.project(candidates, listed, objects)
-		if err == nil && len(pr.trees) > 0 {
-			pr.heads, err = r.lookupHeads(ctx, pr.trees)
-		}
-		return pr, err
+		return r.headProject(ctx, candidates, objects)
 	})
 	changed, err := changedC.wait()
 	if err != nil {
@@ -197,9 +191,11 @@ func (r *run) repoRelative(abs string) (string, bool) {
 // top of the work tree, as discovery walks the disk.
 func (r *run) configCandidates() []string {
 	var out []string
-	for _, c := range sources.ConfigCandidates(tree.RealPath(r.dir), r.top) {
-		if rel, ok := r.repoRelative(c); ok {
-			out = append(out, rel)
+	for _, d := range sources.SearchDirs(tree.RealPath(r.dir), r.top) {
+		// The directories are real already; the file itself is never
+		// resolved (a symlinked configuration is refused, not followed).
+		if rel, ok := tree.Inside(r.top, d); ok {
+			out = append(out, path.Join(filepath.ToSlash(rel), contracts.ConfigFile))
 		}
 	}
 	if len(out) == 0 {
@@ -259,18 +255,25 @@ func (r *run) project(candidates []string, listed []git.IndexEntry, objects *git
 		if err != nil {
 			return nil, gitErr(err)
 		}
-		cfg, err := sources.ParseConfig(file+" (staged)", data)
-		if err != nil {
-			return nil, err
-		}
-		p := &sources.Project{Checkout: r.top, Root: filepath.Dir(file), ConfigFile: file, Config: cfg}
-		conns, err := p.Connections()
-		if err != nil {
-			return nil, err
-		}
-		return &project{cfgEntry: e, cfg: cfg, trees: r.declaredTrees(conns)}, nil
+		return r.configProject(e, data)
 	}
 	return &project{}, nil
+}
+
+// configProject parses the configuration at entry e, content data, and
+// finds the trees it declares in the repository.
+func (r *run) configProject(e git.IndexEntry, data []byte) (*project, error) {
+	file := filepath.Join(r.top, filepath.FromSlash(e.Path))
+	cfg, err := sources.ParseConfig(file+" (staged)", data)
+	if err != nil {
+		return nil, err
+	}
+	p := &sources.Project{Checkout: r.top, Root: filepath.Dir(file), ConfigFile: file, Config: cfg}
+	conns, err := p.Connections()
+	if err != nil {
+		return nil, err
+	}
+	return &project{cfgEntry: e, cfg: cfg, trees: r.declaredTrees(conns)}, nil
 }
 
 // touches reports whether the commit changes the configuration or
