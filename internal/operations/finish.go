@@ -37,24 +37,18 @@ const sessionTrailer = "Context-Tree-Session: "
 // With Publish it pushes the commit to the pinned branch without force.
 // Every failure keeps the session and its work.
 func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.SessionResult, error) {
-	s, err := loadSession(env, req.ID)
-	if err != nil {
-		return nil, err
-	}
-	if req.Publish && s.Repository.Kind != contracts.SourceGit {
-		return nil, contracts.Errorf(contracts.CodePublishUnsupported,
-			"only git sources are published; %s is a directory source: its commit %s stays on branch %s for you to merge",
-			s.Connection.Exact, orNone(s.Commit), s.Branch).WithDetails(map[string]any{"session": s.ID})
-	}
-	unlock, err := lockSession(env, s.ID)
+	s, unlock, err := openSession(ctx, env, req.ID, func(s *contracts.Session) error {
+		if req.Publish && s.Repository.Kind != contracts.SourceGit {
+			return contracts.Errorf(contracts.CodePublishUnsupported,
+				"only git sources are published; %s is a directory source: its commit %s stays on branch %s for you to merge",
+				s.Connection.Exact, orNone(s.Commit), s.Branch).WithDetails(map[string]any{"session": s.ID})
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	clearStaleRefLocks(s)
-	if err := checkPinned(ctx, env, s); err != nil {
-		return nil, err
-	}
 	if s.Update != nil {
 		return nil, updateRefused(s, "an update is in progress: resolve the conflicts in "+s.Worktree+", then run `git context-tree write update --continue "+s.ID+"` (or --abort)")
 	}

@@ -13,6 +13,29 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
+// openSession loads a session (by id or prefix), refuses it with refuse
+// before touching anything, takes its lock, clears ref locks a killed run
+// left, and checks its pinned source. The caller runs unlock.
+func openSession(ctx context.Context, env Env, id string, refuse func(*contracts.Session) error) (*contracts.Session, func(), error) {
+	s, err := loadSession(env, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := refuse(s); err != nil {
+		return nil, nil, err
+	}
+	unlock, err := lockSession(env, s.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	clearStaleRefLocks(s)
+	if err := checkPinned(ctx, env, s); err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return s, unlock, nil
+}
+
 // checkPinned fails with SESSION_STALE unless the project still declares
 // the session's source (by identity, so a namesake or a reordered
 // configuration cannot redirect it) and the repository is the same one.

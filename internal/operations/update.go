@@ -23,22 +23,16 @@ type UpdateRequest struct {
 // conflict it stops with the conflicts in the worktree; Continue completes
 // it once they are resolved, Abort puts the session back as it was.
 func UpdateSession(ctx context.Context, env Env, req UpdateRequest) (*contracts.SessionResult, error) {
-	s, err := loadSession(env, req.ID)
-	if err != nil {
-		return nil, err
-	}
-	if s.Repository.Kind != contracts.SourceGit {
-		return nil, updateRefused(s, "write update moves a git source's session onto the new tip of its branch; a directory source's commit stays on "+s.Branch+" for you to merge")
-	}
-	unlock, err := lockSession(env, s.ID)
+	s, unlock, err := openSession(ctx, env, req.ID, func(s *contracts.Session) error {
+		if s.Repository.Kind != contracts.SourceGit {
+			return updateRefused(s, "write update moves a git source's session onto the new tip of its branch; a directory source's commit stays on "+s.Branch+" for you to merge")
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	clearStaleRefLocks(s)
-	if err := checkPinned(ctx, env, s); err != nil {
-		return nil, err
-	}
 	w := git.WorkTree{GitDir: sessionGitDir(s), Dir: s.Worktree}
 	switch {
 	case req.Abort:

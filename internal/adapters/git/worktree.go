@@ -20,13 +20,6 @@ func (g *Git) WorktreeMove(ctx context.Context, gitDir, from, to string) error {
 	return err
 }
 
-// WorktreeRemove removes a worktree of gitDir and its files, even with
-// changes (callers decide what may be discarded).
-func (g *Git) WorktreeRemove(ctx context.Context, gitDir, path string) error {
-	_, err := g.InRepo(ctx, gitDir, "worktree", "remove", "--force", "--force", "--", path)
-	return err
-}
-
 // WorktreePrune drops records of worktrees whose directories are gone.
 func (g *Git) WorktreePrune(ctx context.Context, gitDir string) error {
 	_, err := g.InRepo(ctx, gitDir, "worktree", "prune")
