@@ -180,12 +180,6 @@ func (r *run) declaredTrees(conns []sources.Connection) []declared {
 	return trees
 }
 
-// repoRelative turns an absolute path into a repository-relative one.
-func (r *run) repoRelative(abs string) (string, bool) {
-	rel, ok := tree.Inside(r.top, tree.RealPath(abs))
-	return filepath.ToSlash(rel), ok
-}
-
 // configCandidates lists, repository-relative and nearest first, where the
 // project configuration may be: from the command's directory up to the
 // top of the work tree, as discovery walks the disk.
