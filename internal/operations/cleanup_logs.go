@@ -61,15 +61,7 @@ func logIDs(ctx context.Context, env Env, req LogsRequest) ([]string, error) {
 			return nil, err
 		}
 		// Not scheduled (any more): the history of its current branch.
-		_, conns, err := openProject(ctx, env)
-		if err != nil {
-			return nil, err
-		}
-		c, err := sessionConnection(env, conns, req.Selector)
-		if err != nil {
-			return nil, err
-		}
-		branch, err := scheduleBranch(ctx, env, c)
+		_, c, branch, err := cleanupSource(ctx, env, req.Selector)
 		if err != nil {
 			return nil, err
 		}

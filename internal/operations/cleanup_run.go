@@ -140,15 +140,7 @@ func adHocSchedule(ctx context.Context, env Env, req RunRequest) (*contracts.Sch
 	if req.Agent != "" && req.AgentCommand != "" {
 		return nil, contracts.Errorf(contracts.CodeUsage, "use --agent or --agent-command, not both")
 	}
-	p, conns, err := openProject(ctx, env)
-	if err != nil {
-		return nil, err
-	}
-	c, err := sessionConnection(env, conns, req.Selector)
-	if err != nil {
-		return nil, err
-	}
-	branch, err := scheduleBranch(ctx, env, c)
+	p, c, branch, err := cleanupSource(ctx, env, req.Selector)
 	if err != nil {
 		return nil, err
 	}

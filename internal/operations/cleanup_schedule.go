@@ -57,15 +57,7 @@ func ScheduleID(identity, branch string) string {
 // the record in schedules/<id>.toml and the native scheduler's job. The
 // scheduler is checked before anything is written.
 func CleanupSchedule(ctx context.Context, env Env, req ScheduleRequest) (*contracts.ScheduleResult, error) {
-	p, conns, err := openProject(ctx, env)
-	if err != nil {
-		return nil, err
-	}
-	c, err := sessionConnection(env, conns, req.Selector)
-	if err != nil {
-		return nil, err
-	}
-	branch, err := scheduleBranch(ctx, env, c)
+	p, c, branch, err := cleanupSource(ctx, env, req.Selector)
 	if err != nil {
 		return nil, err
 	}
@@ -279,4 +271,22 @@ func scheduleJob(rec *contracts.Schedule, cal scheduler.Calendar) scheduler.Job 
 func projectGone(root string) bool {
 	_, err := os.Stat(root)
 	return errors.Is(err, fs.ErrNotExist)
+}
+
+// cleanupSource finds the declared source a cleanup command names and the
+// branch a schedule of it pins.
+func cleanupSource(ctx context.Context, env Env, selector string) (*sources.Project, sources.Connection, string, error) {
+	p, conns, err := openProject(ctx, env)
+	if err != nil {
+		return nil, sources.Connection{}, "", err
+	}
+	c, err := sessionConnection(env, conns, selector)
+	if err != nil {
+		return nil, sources.Connection{}, "", err
+	}
+	branch, err := scheduleBranch(ctx, env, c)
+	if err != nil {
+		return nil, sources.Connection{}, "", err
+	}
+	return p, c, branch, nil
 }
