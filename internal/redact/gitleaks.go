@@ -53,6 +53,7 @@ type rule struct {
 
 	once sync.Once
 	re   *regexp.Regexp
+	gate *runGate // nil: no cheap precondition
 	err  error
 }
 
@@ -105,6 +106,7 @@ func parseRules(text string) (*ruleSet, error) {
 func (r *rule) regexp() (*regexp.Regexp, error) {
 	r.once.Do(func() {
 		r.re, r.err = regexp.Compile(r.source)
+		r.gate = secretGate(r.source, r.secretGroup)
 		if r.err == nil {
 			for _, a := range r.allow {
 				r.err = a.compile()
@@ -141,6 +143,9 @@ func (set *ruleSet) spans(s string) ([][2]int, error) {
 			re, err := r.regexp()
 			if err != nil {
 				return nil, err
+			}
+			if !r.gate.allows(line) {
+				continue
 			}
 			for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
 				if sp, ok := r.secret(line, m, set.global); ok {

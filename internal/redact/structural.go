@@ -29,26 +29,27 @@ var pemBlock = lazy(`-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?s:
 // trigger (lowercase): Go's regexp is slow on long texts, fast on lines.
 var lineRules = []struct {
 	triggers []string
+	named    bool // the rule needs a secret name with its value (namesSecret)
 	re       *lazyRegexp
 	repl     string
 }{
 	// scheme://userinfo@host (or scheme:/, once a path join ate a slash):
 	// everything up to the authority's last @, so a password holding @ is
 	// masked whole.
-	{[]string{":/"}, lazy(`([A-Za-z][A-Za-z0-9+.-]*:/{1,2})[^/?#\s"'<>]*@`), "${1}" + mask + "@"},
+	{[]string{":/"}, false, lazy(`([A-Za-z][A-Za-z0-9+.-]*:/{1,2})[^/?#\s"'<>]*@`), "${1}" + mask + "@"},
 	// Authorization / Proxy-Authorization headers, any scheme.
-	{[]string{"authorization"}, lazy(`(?i)(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|bot|apikey|aws4-hmac-sha256)\s+)?)[^\s"',]+`), "${1}" + mask},
+	{[]string{"authorization"}, false, lazy(`(?i)(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|bot|apikey|aws4-hmac-sha256)\s+)?)[^\s"',]+`), "${1}" + mask},
 	// A bare bearer token (curl -v output, logs).
-	{[]string{"bearer"}, lazy(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}" + mask},
+	{[]string{"bearer"}, false, lazy(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}" + mask},
 	// JSON or YAML members with a quoted secret name: "password": "x".
-	{keyTriggers, lazy(`(\\?["']` + secretKey + `\\?["']\s*:\s*)(\\"(?:[^"\\]|\\[^"])*\\"|` + dq + `|` + sq + `)`), "${1}" + mask},
+	{keyTriggers, true, lazy(`(\\?["']` + secretKey + `\\?["']\s*:\s*)(\\"(?:[^"\\]|\\[^"])*\\"|` + dq + `|` + sq + `)`), "${1}" + mask},
 	// name: value at the start of a line (YAML, headers, env files): the
 	// rest of the line is the value.
-	{keyTriggers, lazy(`^([ \t]*(?:-[ \t]+)?(?:export[ \t]+)?` + secretKey + `[ \t]*:[ \t]*)(` + dq + `|` + sq + `|[^\s{\[|>][^\n]*)`), "${1}" + mask},
+	{keyTriggers, true, lazy(`^([ \t]*(?:-[ \t]+)?(?:export[ \t]+)?` + secretKey + `[ \t]*:[ \t]*)(` + dq + `|` + sq + `|[^\s{\[|>][^\n]*)`), "${1}" + mask},
 	// name=value anywhere (env, query strings, flags).
-	{keyTriggers, lazy(`(` + keyStart + secretKey + `[ \t]*=[ \t]*)(` + dq + `|` + sq + `|` + bare + `)`), "${1}" + mask},
+	{keyTriggers, true, lazy(`(` + keyStart + secretKey + `[ \t]*=[ \t]*)(` + dq + `|` + sq + `|` + bare + `)`), "${1}" + mask},
 	// --name value on a command line.
-	{keyTriggers, lazy(`(\s--?` + secretKey + `[ \t]+)(` + dq + `|` + sq + `|[^\s"'-]\S*)`), "${1}" + mask},
+	{keyTriggers, true, lazy(`(\s--?` + secretKey + `[ \t]+)(` + dq + `|` + sq + `|[^\s"'-]\S*)`), "${1}" + mask},
 }
 
 var keyTriggers = []string{"pass", "pwd", "secret", "token", "key", "credential", "auth"}
@@ -87,12 +88,15 @@ func applyStructural(s string) string {
 	}
 	return eachLine(s, func(line string) string {
 		lower := strings.ToLower(line)
+		// Masking never joins a name to an operator, so the gate holds for
+		// the line as earlier rules leave it.
+		named := namesSecret(lower)
 		for _, r := range lineRules {
-			if containsAny(lower, r.triggers) {
+			if containsAny(lower, r.triggers) && (named || !r.named) {
 				line = r.re.get().ReplaceAllString(line, r.repl)
 			}
 		}
-		if containsAny(lower, keyTriggers) {
+		if named {
 			line = replaceGroup(line, midLine.get(), 2, midLineSecret)
 		}
 		if strings.Contains(line, "@") && strings.Contains(line, ":") {
