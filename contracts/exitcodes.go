@@ -16,6 +16,7 @@ var (
 	_ Report = (*HooksResult)(nil)
 	_ Report = (*SkillsListResult)(nil)
 	_ Report = (*CleanupRunResult)(nil)
+	_ Report = (*DoctorResult)(nil)
 )
 
 // exitIf is ExitFailed when failed, else ExitOK.
@@ -90,3 +91,6 @@ func (r *CleanupRunResult) ExitCode() int {
 		return ExitFailed
 	}
 }
+
+// ExitCode is 1 when any doctor check failed; warnings pass.
+func (r *DoctorResult) ExitCode() int { return exitIf(!r.OK) }

@@ -62,6 +62,8 @@ var jsonResultSchemas = map[string]string{
 	"cleanup status":     "cleanup-list",
 	"cleanup run":        "cleanup-run",
 	"cleanup logs":       "cleanup-logs",
+
+	"doctor": "doctor",
 }
 
 // gitContextTree is the product as a program (what git's hooks and

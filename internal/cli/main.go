@@ -54,6 +54,7 @@ type commands struct {
 
 	Cleanup cleanupCmd `cmd:"" help:"Scheduled cleanup by a coding agent: schedule, unschedule, list, status, run, logs."`
 	Skills  skillsCmd  `cmd:"" help:"Install, remove and list the agent skills (context-tree-*)."`
+	Doctor  doctorCmd  `cmd:"" help:"Check this machine's and this project's setup; print the fix for each problem."`
 	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
 	Version versionCmd `cmd:"" help:"Print version and build information."`
 }

@@ -164,3 +164,28 @@ func (l *Lock) Release() error {
 	}
 	return nil
 }
+
+// Stale reports a lock file left behind: its owner process has exited, or
+// it has had no owner line for longer than a creator takes to write one.
+// owner is the recorded pid (0 when none).
+func Stale(path string) (owner int, stale bool) {
+	owner, ok := readOwner(path)
+	if ok {
+		return owner, !alive(owner)
+	}
+	return 0, abandoned(path)
+}
+
+// ReclaimStale removes the lock at path if it is stale, exactly as a
+// waiting Acquire would; removed says whether it did.
+func ReclaimStale(path string) (removed bool, err error) {
+	owner, stale := Stale(path)
+	if !stale {
+		return false, nil
+	}
+	if err := reclaim(path, owner); err != nil {
+		return false, err
+	}
+	_, err = os.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist), nil
+}

@@ -1,0 +1,60 @@
+package operations
+
+import (
+	"context"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+)
+
+// DoctorRequest says whether doctor repairs what it safely can.
+type DoctorRequest struct {
+	Fix bool
+}
+
+// Doctor checks this machine's and this project's setup, area by area:
+// git, the project's declared trees, the commit hook, agent skills,
+// cleanup schedules, the state directory and MCP host entries. Every line
+// that is not ok carries the command that fixes it. With Fix, only repairs
+// that are safe and local are made first (state permissions, stale locks
+// whose owner has exited), and the report shows the state after them.
+func Doctor(ctx context.Context, env Env, req DoctorRequest) (*contracts.DoctorResult, error) {
+	res := &contracts.DoctorResult{SchemaVersion: contracts.CLIVersion, OK: true, Fixed: []contracts.DoctorFix{}}
+	if req.Fix {
+		fixed, err := doctorFix(ctx, env)
+		if err != nil {
+			return nil, err
+		}
+		res.Fixed = append(res.Fixed, fixed...)
+	}
+	r := &doctorReport{res: res}
+	checkGit(ctx, env, r)
+	checkProject(ctx, env, r)
+	checkSkills(ctx, env, r)
+	checkSchedules(ctx, env, r)
+	checkState(ctx, env, r)
+	return res, nil
+}
+
+// doctorReport collects the lines of a report.
+type doctorReport struct {
+	res *contracts.DoctorResult
+}
+
+func (r *doctorReport) add(c contracts.DoctorCheck) {
+	if c.Status == contracts.DoctorFail {
+		r.res.OK = false
+	}
+	r.res.Checks = append(r.res.Checks, c)
+}
+
+func (r *doctorReport) ok(area, name, msg string, paths ...string) {
+	r.add(contracts.DoctorCheck{Area: area, Name: name, Status: contracts.DoctorOK, Message: msg, Paths: paths})
+}
+
+func (r *doctorReport) warn(area, name, msg, fix string, paths ...string) {
+	r.add(contracts.DoctorCheck{Area: area, Name: name, Status: contracts.DoctorWarn, Message: msg, Fix: fix, Paths: paths})
+}
+
+func (r *doctorReport) fail(area, name, msg, fix string, paths ...string) {
+	r.add(contracts.DoctorCheck{Area: area, Name: name, Status: contracts.DoctorFail, Message: msg, Fix: fix, Paths: paths})
+}
