@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/scheduler"
@@ -106,7 +107,7 @@ func checkSchedules(ctx context.Context, env Env, r *doctorReport) {
 		case !st.Loaded:
 			r.fail(area, "schedules.loaded", name+": "+s.Scheduler+" does not have the job loaded, so it never runs", again, s.Files...)
 		default:
-			r.ok(area, "schedules.loaded", name+": loaded ("+s.Scheduler+", "+s.Calendar+")", s.Files...)
+			r.ok(area, "schedules.loaded", name+": loaded ("+s.Scheduler+", "+s.Calendar+")"+nextRun(s), s.Files...)
 		}
 		if run := st.LastRun; run != nil {
 			switch run.Outcome {
@@ -149,4 +150,18 @@ func rescheduleCommand(s *contracts.Schedule) string {
 		}
 	}
 	return strings.Join(args, " ")
+}
+
+// nextRun says when the schedule fires next, as the scheduler computes it
+// from the same calendar (systemd may add its randomized delay).
+func nextRun(s *contracts.Schedule) string {
+	c, err := scheduler.Of(s.Every, s.At)
+	if err != nil {
+		return ""
+	}
+	next := c.Next(time.Now())
+	if next.IsZero() {
+		return ""
+	}
+	return "; next run " + next.Format("2006-01-02 15:04 MST")
 }

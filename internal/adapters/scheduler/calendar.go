@@ -83,3 +83,55 @@ func At(spec string) (Calendar, error) {
 func spread(period time.Duration) time.Duration {
 	return min(period/10, 15*time.Minute)
 }
+
+// Next is the first minute after t the calendar fires (before any
+// randomized delay), zero when it has no interval.
+func (c Calendar) Next(t time.Time) time.Time {
+	m := t.Truncate(time.Minute).Add(time.Minute)
+	for i := 0; i <= 7*24*60; i++ {
+		for _, iv := range c.Intervals {
+			if fires(iv, m) {
+				return m
+			}
+		}
+		m = m.Add(time.Minute)
+	}
+	return time.Time{}
+}
+
+// fires reports whether minute m matches a launchd-style interval.
+func fires(iv map[string]int, m time.Time) bool {
+	for k, want := range iv {
+		var have int
+		switch k {
+		case "Minute":
+			have = m.Minute()
+		case "Hour":
+			have = m.Hour()
+		case "Weekday":
+			have = int(m.Weekday())
+		default:
+			return false
+		}
+		if have != want {
+			return false
+		}
+	}
+	return true
+}
+
+// Of rebuilds a schedule's calendar from what the user asked for: a
+// period (a Go duration) or an --at spec.
+func Of(every, at string) (Calendar, error) {
+	if every != "" {
+		d, err := time.ParseDuration(every)
+		if err != nil {
+			return Calendar{}, fmt.Errorf("every %q: %w", every, err)
+		}
+		return Every(d)
+	}
+	if at == "" {
+		at = "03:00"
+	}
+	return At(at)
+}

@@ -227,3 +227,26 @@ func TestCrontabRunsTheJob(t *testing.T) {
 		t.Errorf("the job ran with (-want +got):\n%s", diff)
 	}
 }
+
+func TestCalendarNext(t *testing.T) {
+	now := time.Date(2026, 12, 1, 11, 37, 42, 0, time.UTC) // a Tuesday
+	for _, tc := range []struct {
+		every, at string
+		want      time.Time
+	}{
+		{"6h0m0s", "", time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)},
+		{"15m0s", "", time.Date(2026, 12, 1, 11, 45, 0, 0, time.UTC)},
+		{"", "03:00", time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)},
+		{"", "", time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)},
+		{"", "mon 09:30", time.Date(2026, 12, 7, 9, 30, 0, 0, time.UTC)},
+		{"168h0m0s", "", time.Date(2026, 12, 7, 3, 0, 0, 0, time.UTC)},
+	} {
+		c, err := Of(tc.every, tc.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Next(now); !got.Equal(tc.want) {
+			t.Errorf("Of(%q, %q).Next = %v, want %v", tc.every, tc.at, got, tc.want)
+		}
+	}
+}
