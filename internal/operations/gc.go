@@ -35,11 +35,15 @@ const DefaultPruneGrace = 10 * time.Minute
 // the newest of each branch and those open sessions work from stay, and
 // `git gc --auto` compacts each cache.
 func GC(ctx context.Context, env Env) (*contracts.GCResult, error) {
+	settings, err := readPruneSettings()
+	if err != nil {
+		return nil, err
+	}
 	repos, err := env.managed().CachedRepositories()
 	if err != nil {
 		return nil, err
 	}
-	report, err := prune(ctx, env, repos, -1)
+	report, err := prune(ctx, env, repos, -1, settings.grace)
 	if err != nil {
 		return nil, err
 	}
@@ -50,11 +54,8 @@ func GC(ctx context.Context, env Env) (*contracts.GCResult, error) {
 // all of them with --prune, else those with more old snapshots than
 // CONTEXT_TREE_AUTO_PRUNE allows. It returns nil when it pruned nothing
 // (automatic pruning off or not needed).
-func pruneSynced(ctx context.Context, env Env, conns []sources.Connection, explicit bool) (*contracts.GCReport, error) {
-	limit, on, err := autoPruneLimit()
-	if err != nil {
-		return nil, err
-	}
+func pruneSynced(ctx context.Context, env Env, conns []sources.Connection, explicit bool, settings pruneSettings) (*contracts.GCReport, error) {
+	limit, on := settings.autoLimit, settings.auto
 	if !explicit && !on {
 		return nil, nil
 	}
@@ -77,7 +78,7 @@ func pruneSynced(ctx context.Context, env Env, conns []sources.Connection, expli
 	if explicit {
 		moreThan = -1
 	}
-	report, err := prune(ctx, env, repos, moreThan)
+	report, err := prune(ctx, env, repos, moreThan, settings.grace)
 	if err != nil || (!explicit && len(report.Repositories) == 0) {
 		return nil, err
 	}
@@ -87,11 +88,7 @@ func pruneSynced(ctx context.Context, env Env, conns []sources.Connection, expli
 // prune prunes each repository under its lock; a repository that cannot
 // be pruned (its lock held, its cache damaged) is reported with its error
 // and the others go on.
-func prune(ctx context.Context, env Env, repos []string, moreThan int) (*contracts.GCReport, error) {
-	grace, err := pruneGrace()
-	if err != nil {
-		return nil, err
-	}
+func prune(ctx context.Context, env Env, repos []string, moreThan int, grace time.Duration) (*contracts.GCReport, error) {
 	pins, err := sessionPins(env)
 	if err != nil {
 		return nil, err
@@ -152,6 +149,24 @@ func sessionPins(env Env) (map[string]map[string]bool, error) {
 		}
 	}
 	return pins, nil
+}
+
+// pruneSettings are the pruning settings of this run, read before any
+// work so that a bad value changes nothing.
+type pruneSettings struct {
+	auto      bool // CONTEXT_TREE_AUTO_PRUNE is set
+	autoLimit int
+	grace     time.Duration
+}
+
+func readPruneSettings() (pruneSettings, error) {
+	var s pruneSettings
+	var err error
+	if s.autoLimit, s.auto, err = autoPruneLimit(); err != nil {
+		return s, err
+	}
+	s.grace, err = pruneGrace()
+	return s, err
 }
 
 // autoPruneLimit reads CONTEXT_TREE_AUTO_PRUNE: on, and how many old

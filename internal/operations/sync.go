@@ -25,6 +25,10 @@ func SyncPruned(ctx context.Context, env Env, selectors []string, offline bool) 
 }
 
 func syncSources(ctx context.Context, env Env, selectors []string, offline, prune bool) (*contracts.SyncResult, error) {
+	settings, err := readPruneSettings()
+	if err != nil {
+		return nil, err
+	}
 	_, conns, err := openProject(ctx, env)
 	if err != nil {
 		return nil, err
@@ -51,7 +55,7 @@ func syncSources(ctx context.Context, env Env, selectors []string, offline, prun
 	res := &contracts.SyncResult{SchemaVersion: contracts.CLIVersion, Connections: entries}
 	// After the syncs, under each repository's lock in turn: pruning never
 	// removes a tip, so what sync just returned stays.
-	if res.Prune, err = pruneSynced(ctx, env, conns, prune); err != nil {
+	if res.Prune, err = pruneSynced(ctx, env, conns, prune, settings); err != nil {
 		return nil, err
 	}
 	return res, nil
