@@ -43,7 +43,8 @@ func (m *Managed) CheckRemoteBranch(ctx context.Context, repository, branch stri
 
 // CloseNames returns up to limit names close to want, closest first: equal
 // but for case, one a prefix of the other, or within an edit distance of a
-// third of want's length (at least 2).
+// third of want's length (at least 2) of the name or of one of its
+// slash-separated parts (relase finds release/1.0).
 func CloseNames(want string, names []string, limit int) []string {
 	type scored struct {
 		name string
@@ -55,6 +56,11 @@ func CloseNames(want string, names []string, limit int) []string {
 	for _, n := range names {
 		ln := strings.ToLower(n)
 		d := editDistance(lw, ln)
+		if strings.Contains(ln, "/") {
+			for _, part := range strings.Split(ln, "/") {
+				d = min(d, editDistance(lw, part)+1)
+			}
+		}
 		switch {
 		case ln == lw:
 			d = 0

@@ -16,6 +16,8 @@ func TestCloseNames(t *testing.T) {
 		{"man", []string{"main", "mian"}},
 		{"MAIN", []string{"main", "Main-2", "mian"}},
 		{"release", []string{"release/1.0"}},
+		{"relase", []string{"release/1.0"}},
+		{"login", []string{"feature/login"}},
 		{"devlop", []string{"develop"}},
 		{"zzzzzz", []string{}},
 	} {
