@@ -167,7 +167,12 @@ func (m *Managed) Prune(ctx context.Context, repository string, opts PruneOption
 // markUsed stamps a snapshot as used now (its directory's modification
 // time, which nothing else changes once the snapshot is built), so pruning
 // spares it for the grace period. Failing to stamp only shortens that.
+// A symlink in the snapshot's place (which snapshotState refuses) is never
+// followed: only a real directory is stamped.
 func markUsed(path string) {
+	if fi, err := os.Lstat(path); err != nil || !fi.IsDir() {
+		return
+	}
 	now := time.Now()
 	_ = os.Chtimes(path, now, now)
 }
