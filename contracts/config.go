@@ -42,7 +42,11 @@ type ProjectRef struct {
 type ConnectionRef struct {
 	Selector string `json:"selector" toml:"-"`
 	Exact    string `json:"exact" toml:"-"`
-	Source   Source `json:"source"`
+	// SubtreeSelector is a git source's repository name joined with its
+	// subtree (handbook/teams/platform), generated like the others; only
+	// for a subtree other than ".", where it would equal Selector.
+	SubtreeSelector string `json:"subtreeSelector,omitempty" toml:"-"`
+	Source          Source `json:"source"`
 }
 
 // ListResult is the result of `list`.
@@ -59,6 +63,9 @@ type ConnectionChange struct {
 	Changed       bool          `json:"changed"`
 	Project       ProjectRef    `json:"project"`
 	Connection    ConnectionRef `json:"connection"`
+	// Warnings are also printed on stderr: a short selector the new source
+	// shares with another, a branch connect could not check.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ResolveResult is the result of `resolve`.

@@ -51,7 +51,10 @@ const (
 	CodeNestedRepo      ErrorCode = "NESTED_REPOSITORY"
 	CodeSubtreeMissing  ErrorCode = "SUBTREE_NOT_FOUND"
 	CodeBranchNotFound  ErrorCode = "BRANCH_NOT_FOUND"
-	CodeFetchFailed     ErrorCode = "FETCH_FAILED"
+	// CodeRefNotFound: connect asked the remote, which has no such branch
+	// (a refusal: nothing is declared; --offline declares without asking).
+	CodeRefNotFound ErrorCode = "REF_NOT_FOUND"
+	CodeFetchFailed ErrorCode = "FETCH_FAILED"
 
 	// Write sessions and publication.
 	CodeNoRepository       ErrorCode = "NO_REPOSITORY"
@@ -108,6 +111,7 @@ var refusals = map[ErrorCode]bool{
 	CodeSkillsPathUnsafe:   true,
 	CodeNoUserScheduler:    true,
 	CodeScheduleExists:     true,
+	CodeRefNotFound:        true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

@@ -17,6 +17,7 @@ var (
 	_ Report = (*SkillsListResult)(nil)
 	_ Report = (*CleanupRunResult)(nil)
 	_ Report = (*DoctorResult)(nil)
+	_ Report = (*GCResult)(nil)
 )
 
 // exitIf is ExitFailed when failed, else ExitOK.
@@ -41,14 +42,15 @@ func (r *ResolveResult) ExitCode() int {
 	return ExitOK
 }
 
-// ExitCode is 1 when any source failed to sync.
+// ExitCode is 1 when any source failed to sync, or a repository it
+// pruned could not be pruned.
 func (r *SyncResult) ExitCode() int {
 	for _, e := range r.Connections {
 		if !e.OK {
 			return ExitFailed
 		}
 	}
-	return ExitOK
+	return exitIf(r.Prune.failed())
 }
 
 // ExitCode is 1 when `hooks status` finds that git will not run the tree

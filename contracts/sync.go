@@ -7,6 +7,9 @@ import "encoding/json"
 type SyncResult struct {
 	SchemaVersion int         `json:"schemaVersion"`
 	Connections   []SyncEntry `json:"connections"`
+	// Prune is what pruning freed when sync pruned (--prune, or more old
+	// snapshots than CONTEXT_TREE_AUTO_PRUNE allows).
+	Prune *GCReport `json:"prune,omitempty"`
 }
 
 // SyncEntry is one source after sync: {ok: true, connection, treeRoot,

@@ -37,6 +37,7 @@ var jsonResultSchemas = map[string]string{
 	"resolve":    "resolve",
 
 	"sync":          "sync",
+	"gc":            "gc",
 	"write prepare": "session",
 	"write finish":  "session",
 	"write abort":   "session",

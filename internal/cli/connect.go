@@ -12,6 +12,7 @@ type connectCmd struct {
 	Ref          string `name:"ref" placeholder:"<branch>" help:"Branch of a git source (required for owner/repo)."`
 	Path         string `name:"path" placeholder:"<subtree>" help:"Subtree of a git source holding the tree (default: .)."`
 	AllowInvalid bool   `name:"allow-invalid" help:"Declare a directory even if its tree does not verify."`
+	Offline      bool   `name:"offline" help:"Declare a git source without asking the remote whether the branch exists."`
 }
 
 func (cmd *connectCmd) Help() string {
@@ -20,6 +21,11 @@ project root if needed. A directory must be a tree root that verifies (unless
 --allow-invalid); inside the project it is stored relative to the project
 root. A git source is an identity owner/repo with an explicit --ref branch,
 never a URL. Connecting a declared source changes nothing ("changed": false).
+A new git source's branch is checked on the remote (git ls-remote): a branch
+it does not have is refused with REF_NOT_FOUND naming close branch names;
+an unreachable remote only warns; --offline skips the check. When the new
+source's short selector is shared with another, a warning names the
+selectors that stay unique (such as handbook/teams/platform).
 
 Examples:
   git context-tree connect docs/context
@@ -28,10 +34,13 @@ Examples:
 
 func (cmd *connectCmd) Run(c *Context) error {
 	res, err := operations.Connect(c, c.Env, operations.ConnectRequest{
-		Target: cmd.Target, Ref: cmd.Ref, Path: cmd.Path, AllowInvalid: cmd.AllowInvalid,
+		Target: cmd.Target, Ref: cmd.Ref, Path: cmd.Path, AllowInvalid: cmd.AllowInvalid, Offline: cmd.Offline,
 	})
 	if err != nil {
 		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(c.Stderr, "warning: %s\n", w)
 	}
 	return c.emit(res, func() { c.printChange(res, "connected", "already connected") })
 }

@@ -10,9 +10,12 @@ import (
 type listCmd struct{}
 
 func (cmd *listCmd) Help() string {
-	return `Lists every source the project declares: short selector, exact selector,
-kind and identity. Either selector names the source in other commands; a
-short selector shared by several sources is ambiguous.`
+	return `Lists every source the project declares, one a line: short selector, kind,
+exact selector, identity and subtree selector (a git source's repository
+name and subtree, such as handbook/teams/platform; "-" for a directory or a
+repository's root). Any of the selectors names the source in other
+commands; a short or subtree selector shared by several sources is
+ambiguous, and the exact selector always works.`
 }
 
 func (cmd *listCmd) Run(c *Context) error {
@@ -30,7 +33,11 @@ func (cmd *listCmd) Run(c *Context) error {
 			if s.Kind == contracts.SourceGit {
 				identity = fmt.Sprintf("%s ref=%s path=%s", s.Repository, s.Ref, s.Path)
 			}
-			fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%s\n", quote(conn.Selector), s.Kind, quote(conn.Exact), quote(identity))
+			subtree := "-"
+			if conn.SubtreeSelector != "" {
+				subtree = quote(conn.SubtreeSelector)
+			}
+			fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%s\t%s\n", quote(conn.Selector), s.Kind, quote(conn.Exact), quote(identity), subtree)
 		}
 	})
 }

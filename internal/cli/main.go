@@ -44,6 +44,7 @@ type commands struct {
 	List       listCmd       `cmd:"" group:"project" help:"List declared trees with their selectors."`
 	Resolve    resolveCmd    `cmd:"" group:"project" help:"Resolve declared trees to directories, repositories and commits."`
 	Sync       syncCmd       `cmd:"" group:"project" help:"Fetch git sources into local caches and snapshots."`
+	GC         gcCmd         `cmd:"" name:"gc" group:"project" help:"Remove old snapshots and compact repository caches."`
 
 	Write   writeCmd   `cmd:"" group:"write" help:"Write sessions: prepare, finish, abort, list, show."`
 	Prepare prepareCmd `cmd:"" group:"write" help:"Same as write prepare."`
@@ -259,5 +260,11 @@ func (c *Context) finish(err error) int {
 		}
 	}
 	fmt.Fprintf(c.Stderr, "%s: %s\n", prefix, ce.Message)
+	if matches, ok := ce.Details["matches"].([]string); ok && ce.Code == contracts.CodeSelectorAmbiguous && !c.JSON {
+		// The exact selectors, one a line, ready to copy.
+		for _, m := range matches {
+			fmt.Fprintf(c.Stderr, "  %s\n", m)
+		}
+	}
 	return code
 }

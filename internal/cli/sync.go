@@ -10,6 +10,7 @@ import (
 type syncCmd struct {
 	Selectors []string `arg:"" optional:"" name:"selector" help:"Declared sources to sync (default: all)."`
 	Offline   bool     `name:"offline" help:"Use cached branches only; never touch the network."`
+	Prune     bool     `name:"prune" help:"Then remove the synced repositories' old snapshots, as gc does."`
 }
 
 func (cmd *syncCmd) Help() string {
@@ -19,15 +20,20 @@ fetched commit out as a detached snapshot (~/.context-tree/snapshots/<owner>/
 <repo>/<commit>), which verify, read and resolve then use. Directory sources
 are resolved and reported too. --offline uses the cached branch and fails a
 source that was never fetched (CACHE_MISSING). One source's failure does not
-stop the others; exit 1 when any failed. Host git supplies authentication.`
+stop the others; exit 1 when any failed. Host git supplies authentication.
+--prune then removes old snapshots of the synced repositories (see gc).`
 }
 
 func (cmd *syncCmd) Run(c *Context) error {
-	res, err := operations.Sync(c, c.Env, cmd.Selectors, cmd.Offline)
+	sync := operations.Sync
+	if cmd.Prune {
+		sync = operations.SyncPruned
+	}
+	res, err := sync(c, c.Env, cmd.Selectors, cmd.Offline)
 	if err != nil {
 		return err
 	}
-	return c.report(res, func() { c.printSync(res) })
+	return c.report(res, func() { c.printSync(res); c.printPrune(c.Stderr, res.Prune) })
 }
 
 func (c *Context) printSync(res *contracts.SyncResult) {

@@ -19,13 +19,16 @@ type ConnectRequest struct {
 	Ref          string
 	Path         string
 	AllowInvalid bool
+	// Offline declares a git source without asking its remote whether
+	// the branch exists.
+	Offline bool
 }
 
 // Connect declares a source in the project configuration (S5), creating
 // the file at the project root if needed. Declaring a source that is
 // already declared changes nothing and reports Changed false.
 func Connect(ctx context.Context, env Env, req ConnectRequest) (*contracts.ConnectionChange, error) {
-	p, _, err := openProject(ctx, env)
+	p, conns, err := openProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -38,13 +41,39 @@ func Connect(ctx context.Context, env Env, req ConnectRequest) (*contracts.Conne
 	if err != nil {
 		return nil, err
 	}
-	return declare(p, env, src)
+	var warnings []string
+	if src.Kind == contracts.SourceGit && !req.Offline && !declaredAlready(conns, p.Root, src) {
+		w, err := checkBranch(ctx, env, src)
+		if err != nil {
+			return nil, err
+		}
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	res, err := declare(p, env, src)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = append(warnings, res.Warnings...)
+	return res, nil
+}
+
+func declaredAlready(conns []sources.Connection, root string, src contracts.Source) bool {
+	id := sources.NewConnection(root, src).Identity
+	for _, c := range conns {
+		if c.Identity == id {
+			return true
+		}
+	}
+	return false
 }
 
 // declare adds src to the configuration unless its identity is declared.
 func declare(p *sources.Project, env Env, src contracts.Source) (*contracts.ConnectionChange, error) {
 	want := sources.NewConnection(p.Root, src)
 	declared := want
+	var trees []contracts.Source
 	changed, err := p.UpdateConfig(env.LockWait, func(cfg *contracts.Config) (bool, error) {
 		for _, s := range cfg.Trees {
 			if c := sources.NewConnection(p.Root, s); c.Identity == want.Identity {
@@ -53,12 +82,23 @@ func declare(p *sources.Project, env Env, src contracts.Source) (*contracts.Conn
 			}
 		}
 		cfg.Trees = append(cfg.Trees, src)
+		trees = cfg.Trees
 		return true, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &contracts.ConnectionChange{SchemaVersion: contracts.CLIVersion, Changed: changed, Project: p.Ref(), Connection: declared.Ref()}, nil
+	res := &contracts.ConnectionChange{SchemaVersion: contracts.CLIVersion, Changed: changed, Project: p.Ref(), Connection: declared.Ref()}
+	if changed {
+		conns := make([]sources.Connection, len(trees))
+		for i, s := range trees {
+			conns[i] = sources.NewConnection(p.Root, s)
+		}
+		if w := selectorWarning(conns, declared); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
+	}
+	return res, nil
 }
 
 func gitSource(req ConnectRequest) (contracts.Source, error) {

@@ -15,6 +15,20 @@ import (
 // selection failure fails the whole request; one source's failure is
 // reported in its entry and the others go on.
 func Sync(ctx context.Context, env Env, selectors []string, offline bool) (*contracts.SyncResult, error) {
+	return syncSources(ctx, env, selectors, offline, false)
+}
+
+// SyncPruned is Sync followed by pruning every synced repository's old
+// snapshots (`sync --prune`), as `gc` does for all of them.
+func SyncPruned(ctx context.Context, env Env, selectors []string, offline bool) (*contracts.SyncResult, error) {
+	return syncSources(ctx, env, selectors, offline, true)
+}
+
+func syncSources(ctx context.Context, env Env, selectors []string, offline, prune bool) (*contracts.SyncResult, error) {
+	settings, err := readPruneSettings()
+	if err != nil {
+		return nil, err
+	}
 	_, conns, err := openProject(ctx, env)
 	if err != nil {
 		return nil, err
@@ -38,7 +52,13 @@ func Sync(ctx context.Context, env Env, selectors []string, offline bool) (*cont
 	if err != nil {
 		return nil, err
 	}
-	return &contracts.SyncResult{SchemaVersion: contracts.CLIVersion, Connections: entries}, nil
+	res := &contracts.SyncResult{SchemaVersion: contracts.CLIVersion, Connections: entries}
+	// After the syncs, under each repository's lock in turn: pruning never
+	// removes a tip, so what sync just returned stays.
+	if res.Prune, err = pruneSynced(ctx, env, conns, prune, settings); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // syncWorkers bounds how many repositories are synced at once.

@@ -18,6 +18,9 @@ type Connection struct {
 	Identity string
 	Short    string
 	Exact    string
+	// SubtreeSel is a git source's repository name and subtree
+	// (handbook/teams/platform), "" for "." or a directory source.
+	SubtreeSel string
 	// Dir is a directory source's absolute path: real, except that a
 	// symlink inside the project (or the root itself being one) is kept as
 	// declared and makes OpenDirectoryRoot refuse it; lexical where the
@@ -27,7 +30,7 @@ type Connection struct {
 
 // Ref is the connection as results report it.
 func (c Connection) Ref() contracts.ConnectionRef {
-	return contracts.ConnectionRef{Selector: c.Short, Exact: c.Exact, Source: c.Source}
+	return contracts.ConnectionRef{Selector: c.Short, Exact: c.Exact, SubtreeSelector: c.SubtreeSel, Source: c.Source}
 }
 
 // Connections derives every declared source's identity and selectors,
@@ -63,7 +66,7 @@ func NewConnection(projectRoot string, src contracts.Source) Connection {
 	} else {
 		c.Identity = gitIdentity(src)
 	}
-	c.Short, c.Exact = selectors(c.Identity, src)
+	c.Short, c.Exact, c.SubtreeSel = selectors(c.Identity, src)
 	return c
 }
 
@@ -71,17 +74,22 @@ func gitIdentity(src contracts.Source) string {
 	return "git:" + strings.ToLower(src.Repository) + "\x00" + src.Path + "\x00" + src.Ref
 }
 
-// selectors generates a source's short and exact selectors from its
-// identity: a directory's resolved path, or a git source's repository,
-// branch and subtree.
-func selectors(identity string, src contracts.Source) (short, exact string) {
+// selectors generates a source's short, exact and subtree selectors from
+// its identity: a directory's resolved path, or a git source's repository,
+// branch and subtree. The subtree selector (repository name, "/", subtree)
+// tells apart subtrees of one repository, the common layout, without the
+// long exact selector; for "." it would be the short selector, so it is "".
+func selectors(identity string, src contracts.Source) (short, exact, subtree string) {
 	if src.Kind == contracts.SourceDirectory {
 		real := strings.TrimPrefix(identity, directoryIdentity)
-		return filepath.Base(real), real
+		return filepath.Base(real), real, ""
 	}
 	repo := strings.ToLower(src.Repository)
 	_, name, _ := strings.Cut(repo, "/")
-	return name, GitSelector(repo, src.Ref, src.Path)
+	if src.Path != "." {
+		subtree = name + "/" + src.Path
+	}
+	return name, GitSelector(repo, src.Ref, src.Path), subtree
 }
 
 // PinnedRef is the ConnectionRef of a source that a session or schedule
@@ -101,8 +109,8 @@ func PinnedRef(identity string, src contracts.Source) (ref contracts.ConnectionR
 	if !ok {
 		return contracts.ConnectionRef{}, false
 	}
-	short, exact := selectors(identity, src)
-	return contracts.ConnectionRef{Selector: short, Exact: exact, Source: src}, true
+	short, exact, subtree := selectors(identity, src)
+	return contracts.ConnectionRef{Selector: short, Exact: exact, SubtreeSelector: subtree, Source: src}, true
 }
 
 // GitSelector is a git source's exact selector:

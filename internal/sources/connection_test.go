@@ -47,7 +47,7 @@ func TestNewConnection(t *testing.T) {
 		t.Errorf("directory connection (-want +got):\n%s", diff)
 	}
 	g := NewConnection(root, contracts.Source{Kind: "git", Repository: "Acme/Handbook", Path: "teams", Ref: "main"})
-	if g.Short != "handbook" || g.Exact != "https://github.com/acme/handbook/tree/main/teams" {
+	if g.Short != "handbook" || g.Exact != "https://github.com/acme/handbook/tree/main/teams" || g.SubtreeSel != "handbook/teams" {
 		t.Errorf("git connection = %+v", g)
 	}
 	missing := NewConnection(root, contracts.Source{Kind: "directory", Path: "not/yet"})
@@ -108,6 +108,7 @@ func TestSelect(t *testing.T) {
 		{Kind: "directory", Path: "b/context"},
 		{Kind: "directory", Path: "solo"},
 		{Kind: "git", Repository: "acme/solo-repo", Path: ".", Ref: "main"},
+		{Kind: "git", Repository: "acme/handbook", Path: "teams/platform", Ref: "main"},
 	} {
 		c := NewConnection(root, s)
 		c.Index = i
@@ -128,6 +129,17 @@ func TestSelect(t *testing.T) {
 	}
 	if i, err := pick("https://github.com/acme/solo-repo/tree/main"); err != nil || i != 3 {
 		t.Errorf("exact git = %d, %v", i, err)
+	}
+	if i, err := pick("handbook/teams/platform"); err != nil || i != 4 {
+		t.Errorf("subtree selector = %d, %v", i, err)
+	}
+	if conns[3].SubtreeSel != "" {
+		t.Errorf("a root source has no subtree selector: %q", conns[3].SubtreeSel)
+	}
+	for _, sel := range []string{"handbook/teams", "handbook/teams/platform/", "Handbook/teams/platform", "acme/handbook/teams/platform"} {
+		if _, err := pick(sel); !errors.As(err, new(*contracts.Error)) {
+			t.Errorf("%q must name nothing: %v", sel, err)
+		}
 	}
 	if i, err := pick("a/context"); err != nil || i != 0 {
 		t.Errorf("directory path a/context = %d, %v", i, err)

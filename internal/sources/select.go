@@ -9,10 +9,11 @@ import (
 )
 
 // Select picks the connection a selector names (S6). Selectors are compared
-// literally with the generated exact and short selectors; as a convenience
-// an argument naming an existing directory (relative to cwd) selects the
-// directory source with that real path. A short selector matching several
-// sources fails with every matching exact selector.
+// literally with the generated exact, short and subtree selectors; as a
+// convenience an argument naming an existing directory (relative to cwd)
+// selects the directory source with that real path. A short or subtree
+// selector matching several sources fails with every matching exact
+// selector.
 func Select(conns []Connection, selector, cwd string) (Connection, error) {
 	if selector == "" {
 		return Connection{}, contracts.Errorf(contracts.CodeSelectorNotFound, "an empty selector names no source").
@@ -25,7 +26,7 @@ func Select(conns []Connection, selector, cwd string) (Connection, error) {
 	}
 	var matches []Connection
 	for _, c := range conns {
-		if c.Short == selector {
+		if c.Short == selector || (c.SubtreeSel != "" && c.SubtreeSel == selector) {
 			matches = append(matches, c)
 		}
 	}

@@ -64,6 +64,7 @@ func (m *Managed) Sync(ctx context.Context, c Connection, offline bool) (*Snapsh
 	if err != nil {
 		return nil, err
 	}
+	markUsed(snap) // pruning spares it for a while once it is old
 	return &Snapshot{Repository: repo, Branch: branch, Commit: commit, Cache: cache, Path: snap, TreeRoot: joinSubtree(snap, c.Source.Path)}, nil
 }
 
@@ -86,11 +87,14 @@ func (m *Managed) Current(ctx context.Context, c Connection) (*Snapshot, error) 
 	if commit == "" {
 		return nil, notSynced(c, "branch "+branch+" was never fetched")
 	}
-	if err := m.checkSubtreeOnce(ctx, cache, repo, commit, c.Source.Path); err != nil {
-		return nil, err
-	}
 	snap, err := m.snapshotPath(repo, commit)
 	if err != nil {
+		return nil, err
+	}
+	// Stamped as soon as the tip is known: pruning spares a snapshot used
+	// within its grace period, even once a later sync moved the tip past it.
+	markUsed(snap)
+	if err := m.checkSubtreeOnce(ctx, cache, repo, commit, c.Source.Path); err != nil {
 		return nil, err
 	}
 	switch exists, intact := m.snapshotState(ctx, snap, cache, commit); {
