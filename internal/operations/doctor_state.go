@@ -39,7 +39,17 @@ func checkState(ctx context.Context, env Env, r *doctorReport) {
 	}
 	checkSessions(ctx, env, r)
 	caches, snaps, worktrees := dirSize(filepath.Join(root, "repos")), dirSize(filepath.Join(root, "snapshots")), dirSize(filepath.Join(root, "worktrees"))
-	r.ok(area, "state.disk", fmt.Sprintf("caches %s, snapshots %s, session worktrees %s", humanBytes(caches), humanBytes(snaps), humanBytes(worktrees)))
+	msg := fmt.Sprintf("caches %s, snapshots %s, session worktrees %s", humanBytes(caches), humanBytes(snaps), humanBytes(worktrees))
+	if repos, err := env.managed().CachedRepositories(); err == nil {
+		n := 0
+		for _, repo := range repos {
+			n += env.managed().SnapshotCount(repo)
+		}
+		if n > len(repos) {
+			msg += fmt.Sprintf("; %d snapshots of %d repositories: `git context-tree gc` removes the old ones no session uses", n, len(repos))
+		}
+	}
+	r.ok(area, "state.disk", msg)
 }
 
 // checkSessions reports sessions whose worktree or branch was removed by
