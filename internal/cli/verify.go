@@ -53,6 +53,9 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 		return err
 	}
 	return c.report(rep, func() {
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(c.Stderr, "git-context-tree: warning: %s\n", w)
+		}
 		if rep.Note != "" {
 			fmt.Fprintf(c.Stderr, "git-context-tree: %s\n", rep.Note)
 			return
