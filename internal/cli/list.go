@@ -11,7 +11,8 @@ type listCmd struct{}
 
 func (cmd *listCmd) Help() string {
 	return `Lists every source the project declares: short selector, exact selector,
-kind and identity. Either selector names the source in other commands; a
+kind and identity (aligned under a header on a terminal, tab-separated
+without one in a pipe). Either selector names the source in other commands; a
 short selector shared by several sources is ambiguous.`
 }
 
@@ -24,13 +25,15 @@ func (cmd *listCmd) Run(c *Context) error {
 		if !res.Project.Exists {
 			fmt.Fprintf(c.Stderr, "no %s in %s; declare a tree with `git context-tree connect <dir>`\n", contracts.ConfigFile, c.display(res.Project.Root))
 		}
+		t := c.newTable("SELECTOR", "KIND", "EXACT SELECTOR", "SOURCE")
 		for _, conn := range res.Connections {
 			s := conn.Source
 			identity := s.Path
 			if s.Kind == contracts.SourceGit {
 				identity = fmt.Sprintf("%s ref=%s path=%s", s.Repository, s.Ref, s.Path)
 			}
-			fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%s\n", quote(conn.Selector), s.Kind, quote(conn.Exact), quote(identity))
+			t.add(quote(conn.Selector), string(s.Kind), quote(conn.Exact), quote(identity))
 		}
+		t.print()
 	})
 }
