@@ -32,6 +32,10 @@ const (
 	// FindingHardLinkUnsupported: a document with more than one hard link,
 	// which read refuses because another link may lie outside the tree.
 	FindingHardLinkUnsupported FindingCode = "TREE_HARD_LINK_UNSUPPORTED"
+	// FindingMarkdownLinkBroken: a relative Markdown link whose target does
+	// not exist. Reported only by `verify --links` (opt-in): S16 checks
+	// Markdown links for containment, not existence.
+	FindingMarkdownLinkBroken FindingCode = "TREE_MARKDOWN_LINK_BROKEN"
 )
 
 // MaxDocumentBytes is the largest Markdown document verification parses.

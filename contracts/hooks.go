@@ -41,6 +41,15 @@ type HooksResult struct {
 	SnippetTarget string `json:"snippetTarget,omitempty"`
 	// Reason explains why the check is not effective.
 	Reason string `json:"reason,omitempty"`
+	// DeclaredTrees counts the directory trees inside this repository that
+	// the index's configuration declares, the trees the hook verifies
+	// (install and status, when the hooks run the check). With none the
+	// check is not effective.
+	DeclaredTrees *int `json:"declaredTrees,omitempty"`
+	// UncommittedConfig is the work tree's configuration when the index
+	// holds none: the hook then verifies the trees it declares, with a
+	// warning, but the commit does not declare them.
+	UncommittedConfig string `json:"uncommittedConfig,omitempty"`
 	// Hooks is every git hook the check runs in: pre-commit (commits,
 	// amends, the commit concluding a conflicted merge or cherry-pick),
 	// pre-merge-commit (merges), prepare-commit-msg (the commits

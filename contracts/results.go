@@ -30,6 +30,10 @@ type VerifyReport struct {
 	Skipped []SkippedTree `json:"skipped,omitempty"`
 	// Note explains a staged verification that had nothing to check.
 	Note string `json:"note,omitempty"`
+	// Warnings are things the user should know that do not fail the
+	// check, such as a staged verification that used the work tree's
+	// configuration because the commit holds none.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // SkippedTree is a declared tree verification did not check.

@@ -28,6 +28,7 @@ var jsonResultSchemas = map[string]string{
 	"verify":   "verify",
 	"read":     "read",
 	"version":  "version",
+	"man":      "man",
 	"schema":   "schema-list",
 	"schema *": "", // `schema <name>` prints a raw JSON Schema
 

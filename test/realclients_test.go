@@ -192,8 +192,9 @@ func buildProduct(t *testing.T) string {
 	return dir
 }
 
-// newTreeRepo makes a repository with a valid tree declared (nothing
-// committed yet) and the given extra files.
+// newTreeRepo makes a repository with a valid tree declared (the
+// configuration staged, as hooks status wants it, nothing committed yet)
+// and the given extra files.
 func newTreeRepo(t *testing.T, e *clientEnv, files map[string]string) string {
 	t.Helper()
 	repo := filepath.Join(t.TempDir(), "repo")
@@ -203,6 +204,7 @@ func newTreeRepo(t *testing.T, e *clientEnv, files map[string]string) string {
 	for name, content := range files {
 		writeFile(t, filepath.Join(repo, name), content)
 	}
+	e.must(repo, "git", "add", ".context-tree.json")
 	return repo
 }
 

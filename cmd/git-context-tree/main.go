@@ -23,13 +23,22 @@ func main() {
 // flushes what stdout holds, so the two stay in order on a terminal.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	code := cli.Main(args, stdin, out, flushFirst{out, stderr})
+	code := cli.Main(args, stdin, buffered{out, stdout}, flushFirst{out, stderr})
 	if err := out.Flush(); err != nil && code == contracts.ExitOK {
 		fmt.Fprintf(stderr, "fatal: write output: %v\n", err)
 		return contracts.ExitFatal
 	}
 	return code
 }
+
+// buffered is stdout's buffer; Fd names the file under it, so the
+// command can tell a terminal from a pipe.
+type buffered struct {
+	*bufio.Writer
+	file io.Writer
+}
+
+func (b buffered) Fd() uintptr { return fd(b.file) }
 
 // flushFirst is stderr, flushing stdout's buffer before each write.
 type flushFirst struct {
@@ -40,4 +49,15 @@ type flushFirst struct {
 func (f flushFirst) Write(p []byte) (int, error) {
 	f.stdout.Flush()
 	return f.stderr.Write(p)
+}
+
+func (f flushFirst) Fd() uintptr { return fd(f.stderr) }
+
+// fd is a file's descriptor, or one that is no terminal (^uintptr(0))
+// for any other writer.
+func fd(w io.Writer) uintptr {
+	if f, ok := w.(interface{ Fd() uintptr }); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
 }

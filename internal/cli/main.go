@@ -58,6 +58,7 @@ type commands struct {
 	Doctor  doctorCmd  `cmd:"" help:"Check this machine's and this project's setup; print the fix for each problem."`
 	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
 	Version versionCmd `cmd:"" help:"Print version and build information."`
+	Man     manCmd     `cmd:"" help:"Print the man page, or install it (--install) so that git context-tree --help opens it."`
 }
 
 const description = `Keep a Context Tree: a directory of Markdown knowledge rooted at NODE.md

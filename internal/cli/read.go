@@ -9,7 +9,7 @@ import (
 )
 
 type readCmd struct {
-	Node string `arg:"" optional:"" name:"node" help:"Tree-relative path of a directory or Markdown document (default: the root)."`
+	Node string `arg:"" optional:"" name:"node" help:"Tree-relative path of a directory or Markdown document (default: the root); inside the tree, a path relative to the current directory works too."`
 	Tree string `name:"tree" placeholder:"<dir>" help:"The tree to read (default: the tree at or above the current directory)."`
 }
 
@@ -17,7 +17,10 @@ func (cmd *readCmd) Help() string {
 	return `Prints one node's title, description, soft links and body, and a summary of
 each immediate child (subdirectories and Markdown documents). A directory and
 its NODE.md name the same node. Soft links are listed, never expanded. Reads
-refuse symlinks, paths outside the tree, infrastructure and non-Markdown files.`
+refuse symlinks, paths outside the tree, infrastructure and non-Markdown files.
+From a directory inside the tree, a node beginning with ./ or ../ is
+relative to that directory, and any other node is tree-relative when it
+exists there, else relative to the current directory.`
 }
 
 func (cmd *readCmd) Run(c *Context) error {

@@ -27,6 +27,10 @@ func (cmd *resolveCmd) Run(c *Context) error {
 }
 
 func (c *Context) printResolve(res *contracts.ResolveResult) {
+	if isTerminal(c.Stdout) {
+		c.printResolveTable(res)
+		return
+	}
 	for _, r := range res.Resolutions {
 		if !r.OK {
 			fmt.Fprintf(c.Stdout, "%s\terror %s: %s\n", quote(r.Connection.Exact), r.Error.Code, r.Error.Message)
@@ -34,20 +38,43 @@ func (c *Context) printResolve(res *contracts.ResolveResult) {
 		}
 		line := fmt.Sprintf("%s\t%s", quote(r.Connection.Exact), quote(r.ContentRoot))
 		if r.RepositoryRoot != "" {
-			branch := r.Branch
-			if r.Detached {
-				branch = "(detached)"
-			}
-			state := "clean"
-			if *r.Dirty {
-				state = "dirty"
-			}
-			head := r.Head
-			if head == "" {
-				head = "(no commits)"
-			}
+			branch, head, state := resolvedState(r)
 			line += fmt.Sprintf("\trepo=%s subtree=%s branch=%s head=%s %s", quote(r.RepositoryRoot), quote(r.Subtree), quote(branch), head, state)
 		}
 		fmt.Fprintln(c.Stdout, line)
 	}
+}
+
+// printResolveTable is resolve on a terminal: one column per fact.
+func (c *Context) printResolveTable(res *contracts.ResolveResult) {
+	t := c.newTable("TREE", "CONTENT ROOT", "REPOSITORY", "SUBTREE", "BRANCH", "HEAD", "STATE")
+	for _, r := range res.Resolutions {
+		switch {
+		case !r.OK:
+			t.add(quote(r.Connection.Exact), fmt.Sprintf("error %s: %s", r.Error.Code, r.Error.Message), "", "", "", "", "")
+		case r.RepositoryRoot == "":
+			t.add(quote(r.Connection.Exact), quote(r.ContentRoot), "-", "-", "-", "-", "-")
+		default:
+			branch, head, state := resolvedState(r)
+			t.add(quote(r.Connection.Exact), quote(r.ContentRoot), quote(r.RepositoryRoot), quote(r.Subtree), quote(branch), head, state)
+		}
+	}
+	t.print()
+}
+
+// resolvedState is a resolution's branch, HEAD and cleanliness as text.
+func resolvedState(r contracts.Resolution) (branch, head, state string) {
+	branch = r.Branch
+	if r.Detached {
+		branch = "(detached)"
+	}
+	state = "clean"
+	if *r.Dirty {
+		state = "dirty"
+	}
+	head = r.Head
+	if head == "" {
+		head = "(no commits)"
+	}
+	return branch, head, state
 }

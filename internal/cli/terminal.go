@@ -2,7 +2,6 @@ package cli
 
 import (
 	"io"
-	"os"
 
 	"golang.org/x/term"
 
@@ -11,8 +10,10 @@ import (
 
 // isTerminal reports whether w (under any redacting wrapper) is a terminal.
 // Human niceties (aligned columns with a header, progress) appear only on a
-// terminal; a pipe gets stable tab-separated lines and no progress.
+// terminal; a pipe gets stable tab-separated lines and no progress. A
+// writer that wraps a file (the binary's buffered stdout, its stderr that
+// flushes stdout first) says which by an Fd method, as *os.File does.
 func isTerminal(w io.Writer) bool {
-	f, ok := redact.Raw(w).(*os.File)
+	f, ok := redact.Raw(w).(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(int(f.Fd()))
 }

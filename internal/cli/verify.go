@@ -7,11 +7,13 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/operations/staged"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 type verifyCmd struct {
 	Trees  []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: every declared source, else the tree at or above the current directory)."`
 	Staged bool     `name:"staged" help:"Verify the declared trees of this repository as staged in the index (what the pre-commit hook runs)."`
+	Links  bool     `name:"links" help:"Also report relative Markdown links whose target does not exist (TREE_MARKDOWN_LINK_BROKEN); not part of a tree's validity unless asked for."`
 	Hook   string   `name:"hook" placeholder:"NAME" help:"With --staged: the git hook running the check (pre-commit, pre-merge-commit, prepare-commit-msg, pre-applypatch). In prepare-commit-msg only the commits of cherry-pick, revert and rebase are judged."`
 }
 
@@ -20,14 +22,16 @@ func (cmd *verifyCmd) Help() string {
 containment and soft link of each tree, and reports every finding as
 "path:line: CODE message" (paths relative to the current directory). Exit 0
 when all trees are valid, 1 when findings were reported, 128 when a named
-directory is not a tree.`
+directory is not a tree. --links also reports relative Markdown links to
+paths that do not exist (opt-in: the contract checks links for containment
+only).`
 }
 
 func (cmd *verifyCmd) Run(c *Context) error {
 	if cmd.Staged {
 		return cmd.runStaged(c)
 	}
-	rep, err := operations.Verify(c, c.Env, cmd.Trees)
+	rep, err := operations.Verify(c, c.Env, cmd.Trees, tree.VerifyOptions{Links: cmd.Links})
 	if err != nil {
 		return err
 	}
@@ -38,6 +42,9 @@ func (cmd *verifyCmd) Run(c *Context) error {
 func (cmd *verifyCmd) runStaged(c *Context) error {
 	if len(cmd.Trees) > 0 {
 		return contracts.Errorf(contracts.CodeUsage, "verify --staged checks every declared tree of this repository; it takes no arguments")
+	}
+	if cmd.Links {
+		return contracts.Errorf(contracts.CodeUsage, "verify --links checks the work tree; it cannot be combined with --staged")
 	}
 	judges, why, err := operations.HookJudges(c, c.Env, cmd.Hook)
 	if err != nil {
@@ -53,6 +60,9 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 		return err
 	}
 	return c.report(rep, func() {
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(c.Stderr, "git-context-tree: warning: %s\n", w)
+		}
 		if rep.Note != "" {
 			fmt.Fprintf(c.Stderr, "git-context-tree: %s\n", rep.Note)
 			return

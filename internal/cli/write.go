@@ -142,9 +142,11 @@ func (cmd *writeListCmd) Run(c *Context) error {
 		return err
 	}
 	return c.emit(res, func() {
+		t := c.newTable("SESSION", "STATUS", "TREE", "WORKTREE")
 		for _, s := range res.Sessions {
-			fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%s\n", s.ID, s.Status, quote(s.Connection.Exact), quote(s.Worktree))
+			t.add(s.ID, string(s.Status), quote(s.Connection.Exact), quote(s.Worktree))
 		}
+		t.print()
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // snapshotOld is the age past which doctor suggests syncing a git source.
@@ -85,7 +86,7 @@ func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doct
 		r.ok(area, "project.sync", msg)
 		return
 	}
-	rep, err := Verify(ctx, env, []string{c.Exact})
+	rep, err := Verify(ctx, env, []string{c.Exact}, tree.VerifyOptions{})
 	if err != nil {
 		r.fail(area, "project.tree", c.Short+": "+errorText(err), "git context-tree verify "+sel)
 		return

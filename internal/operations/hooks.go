@@ -178,7 +178,9 @@ func HooksStatus(ctx context.Context, env Env) (*contracts.HooksResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.result(contracts.HookStatus, nil), nil
+	r := s.result(contracts.HookStatus, nil)
+	judgeDeclared(ctx, env, s, r)
+	return r, nil
 }
 
 // HooksInstall installs the shim as every hook of hookNames where git runs
@@ -192,7 +194,9 @@ func HooksInstall(ctx context.Context, env Env, force bool) (*contracts.HooksRes
 		return nil, err
 	}
 	if s.manager != nil && !force && !s.anyShim() {
-		return s.result(contracts.HookDelegated, nil), nil
+		r := s.result(contracts.HookDelegated, nil)
+		judgeDeclared(ctx, env, s, r)
+		return r, nil
 	}
 	if s.outsideRepository(ctx, env) && !force {
 		return nil, contracts.Errorf(contracts.CodeHooksPathOutside,
@@ -261,7 +265,9 @@ func HooksInstall(ctx context.Context, env Env, force bool) (*contracts.HooksRes
 			}
 		}
 	}
-	return s.result(action, actions), nil
+	r := s.result(action, actions)
+	judgeDeclared(ctx, env, s, r)
+	return r, nil
 }
 
 // HooksUninstall removes our shims only, restoring each chained hook.

@@ -125,7 +125,7 @@ func sessionConnection(env Env, conns []sources.Connection, selector string) (so
 		return sources.Connection{}, contracts.Errorf(contracts.CodeSelectorNotFound,
 			"the project declares no trees; a write session needs a declared source (`git context-tree connect`)")
 	}
-	return sources.Connection{}, chooseOne(conns)
+	return sources.Connection{}, chooseOne(conns, "`write prepare <selector>`")
 }
 
 // pinDirectory pins a directory source's checkout: it must be in git, have

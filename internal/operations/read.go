@@ -33,7 +33,7 @@ func Read(ctx context.Context, env Env, node, treeArg string) (*contracts.ReadRe
 			return nil, err
 		}
 	}
-	nr, err := tree.Read(t.Root, node)
+	nr, err := tree.Read(t.Root, nodeFromDir(t.Root, env.Dir, node))
 	if err != nil {
 		return nil, err
 	}

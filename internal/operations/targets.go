@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
@@ -86,20 +87,32 @@ func defaultTarget(ctx context.Context, env Env, conns []sources.Connection) (tr
 	}
 	root, err := sources.FindTreeRoot(ctx, env.Git, env.Dir)
 	if err != nil && len(conns) > 1 {
-		return treeTarget{}, chooseOne(conns)
+		return treeTarget{}, chooseOne(conns, "`--tree <selector>`")
 	}
 	return treeTarget{Root: root}, err
 }
 
 // chooseOne is the refusal when several trees are declared and none was
-// named: it lists every exact selector.
-func chooseOne(conns []sources.Connection) error {
+// named: it names every tree as the user would select it (the short
+// selector where it is unique, else the exact one) and how to pass it,
+// and lists every exact selector in details.
+func chooseOne(conns []sources.Connection, how string) error {
 	exact := make([]string, len(conns))
+	usable := make([]string, len(conns))
+	shorts := map[string]int{}
+	for _, c := range conns {
+		shorts[c.Short]++
+	}
 	for i, c := range conns {
 		exact[i] = c.Exact
+		usable[i] = c.Exact
+		if shorts[c.Short] == 1 {
+			usable[i] = c.Short
+		}
 	}
-	return contracts.Errorf(contracts.CodeSelectorAmbiguous, "%d trees are declared; name one (see `git context-tree list`)", len(conns)).
-		WithDetails(map[string]any{"matches": exact})
+	return contracts.Errorf(contracts.CodeSelectorAmbiguous, "%d trees are declared and none was named; name one with %s, one of: %s",
+		len(conns), how, strings.Join(usable, ", ")).
+		WithDetails(map[string]any{"matches": exact, "selectors": usable})
 }
 
 // within reports whether dir, once resolved, is root (a real path) or

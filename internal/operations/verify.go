@@ -13,8 +13,8 @@ import (
 // no args it verifies every declared source, or, in a project that declares
 // none, the tree at or above the command's directory. A named directory
 // that is not a tree fails the request; a declared tree's problems are
-// findings.
-func Verify(ctx context.Context, env Env, args []string) (*contracts.VerifyReport, error) {
+// findings. opts adds opt-in checks (verify --links).
+func Verify(ctx context.Context, env Env, args []string, opts tree.VerifyOptions) (*contracts.VerifyReport, error) {
 	_, conns, err := openProject(ctx, env)
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func Verify(ctx context.Context, env Env, args []string) (*contracts.VerifyRepor
 			return nil
 		}
 		seen[t.Root] = true
-		r := tree.Verify(t.Root)
+		r := tree.VerifyWith(t.Root, opts)
 		rep.Trees = append(rep.Trees, contracts.TreeReport{Root: t.Root, Selector: t.selector(), OK: r.OK(), Findings: r.Findings, Scanned: r.Scanned})
 		rep.OK = rep.OK && r.OK()
 		return nil

@@ -18,6 +18,8 @@ type content interface {
 	// precomputed returns a document's result when the content already
 	// holds it (VerifyIndexResults), so the document is not read.
 	precomputed(j docJob) (docResult, bool)
+	// exists reports whether a tree-relative path names an entry.
+	exists(rel string) bool
 }
 
 // diskContent is a tree in a directory.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -166,19 +167,27 @@ func (d *Document) checkTitle(m *yaml.Node) string {
 		d.add(contracts.FindingTitleMissing, 1, "document has no title")
 		return ""
 	case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null":
-		d.add(contracts.FindingTitleMissing, fileLine(k), "document title is empty")
+		d.add(contracts.FindingTitleMissing, fileLine(k), emptyTitle)
 		return ""
 	case v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str":
 		d.add(contracts.FindingTitleInvalid, fileLine(k), fmt.Sprintf("title must be a string, not %s", describe(v)))
 		return ""
 	case strings.TrimSpace(v.Value) == "":
-		d.add(contracts.FindingTitleMissing, fileLine(k), "document title is empty")
+		d.add(contracts.FindingTitleMissing, fileLine(k), emptyTitle)
 		return ""
 	}
 	return v.Value
 }
 
+// emptyTitle is the message for an empty title, with the usual cause: a
+// value YAML reads as nothing, such as "title: # Heading" (a comment).
+const emptyTitle = `document title is empty; write the document's name after "title:" (quote it when it starts with # or holds ": ")`
+
 func (d *Document) checkSoftLinks(k, v *yaml.Node) []SoftLink {
+	if s, ok := nonEmptyString(v); ok && v.Kind == yaml.ScalarNode {
+		d.add(contracts.FindingSoftLinksInvalid, fileLine(k), fmt.Sprintf("soft_links must be a non-empty list of paths, not a single string; write it as a list: soft_links: [%s]", strconv.Quote(s)))
+		return nil
+	}
 	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
 		d.add(contracts.FindingSoftLinksInvalid, fileLine(k), "soft_links must be a non-empty list of paths")
 		return nil

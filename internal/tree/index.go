@@ -120,7 +120,7 @@ func (e indexEntry) Info() (fs.FileInfo, error) { return nil, fs.ErrInvalid }
 // them. Symlink entries are TREE_SYMLINK_UNSUPPORTED and gitlinks
 // TREE_ENTRY_UNSUPPORTED; files only in the work tree do not exist.
 func VerifyIndex(entries []IndexEntry, blobs map[string][]byte) *Report {
-	return verifyContent(newIndexContent(entries, blobs, nil), len(entries))
+	return verifyContent(newIndexContent(entries, blobs, nil), len(entries), VerifyOptions{})
 }
 
 // WantsBlob reports whether VerifyIndex needs the content of an entry:
@@ -162,7 +162,7 @@ var extractors = sync.Pool{New: func() any { return NewLinkExtractor() }}
 // WantsBlob accepts (the others are not looked at). The report is the
 // same as VerifyIndex's over the same bytes.
 func VerifyIndexResults(entries []IndexEntry, results []DocResult) *Report {
-	return verifyContent(newIndexContent(entries, nil, results), len(entries))
+	return verifyContent(newIndexContent(entries, nil, results), len(entries), VerifyOptions{})
 }
 
 // precomputed returns a document's DocResult given to VerifyIndexResults.

@@ -27,14 +27,27 @@ func (r *Report) OK() bool { return len(r.Findings) == 0 }
 // first. root must come from OpenRoot. Documents are read and parsed on all
 // cores while the directory walk goes on.
 func Verify(root string) *Report {
-	return verifyContent(diskContent{root: root}, 0)
+	return verifyContent(diskContent{root: root}, 0, VerifyOptions{})
+}
+
+// VerifyOptions are the opt-in checks beyond S16.
+type VerifyOptions struct {
+	// Links reports relative Markdown links whose target does not exist
+	// (TREE_MARKDOWN_LINK_BROKEN). S16 checks containment only, so this is
+	// never part of a tree's validity unless asked for.
+	Links bool
+}
+
+// VerifyWith is Verify with opt-in checks.
+func VerifyWith(root string, opts VerifyOptions) *Report {
+	return verifyContent(diskContent{root: root}, 0, opts)
 }
 
 // verifyContent verifies a tree served by src: a directory on disk, or a
 // git index. entries, when known, is how many entries it holds.
-func verifyContent(src content, entries int) *Report {
+func verifyContent(src content, entries int, opts VerifyOptions) *Report {
 	jobs := make(chan []docJob, 64)
-	w := &walker{src: src, jobs: jobs, linkable: make(map[string]struct{}, entries)}
+	w := &walker{src: src, jobs: jobs, linkable: make(map[string]struct{}, entries), links: opts.Links}
 
 	workers := runtime.GOMAXPROCS(0)
 	results := make([][]contracts.Finding, workers)
@@ -50,7 +63,7 @@ func verifyContent(src content, entries int) *Report {
 				for _, j := range batch {
 					r := checkDocument(w.src, x, &buf, j)
 					results[i] = append(results[i], r.findings...)
-					if len(r.softLinks) > 0 {
+					if len(r.softLinks) > 0 || len(r.localLinks) > 0 {
 						links = append(links, r)
 					}
 				}
@@ -59,6 +72,11 @@ func verifyContent(src content, entries int) *Report {
 			for _, r := range links {
 				for _, sl := range r.softLinks {
 					if f, bad := w.checkSoftLink(r.rel, sl); bad {
+						results[i] = append(results[i], f)
+					}
+				}
+				for _, l := range r.localLinks {
+					if f, bad := w.checkLocalLink(r.rel, l); bad {
 						results[i] = append(results[i], f)
 					}
 				}
@@ -80,6 +98,9 @@ type docResult struct {
 	rel       string
 	findings  []contracts.Finding
 	softLinks []SoftLink
+	// localLinks are the Markdown links to paths inside the tree, listed
+	// only when the walk checks their existence (VerifyOptions.Links).
+	localLinks []localLink
 }
 
 // checkDocument reads, parses and checks one document and its Markdown
@@ -123,11 +144,15 @@ func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
 		return res // unparseable header: where the body starts is unknown
 	}
 	dir := path.Dir(j.rel)
-	if verifyFastPaths && !linksMayEscape(doc.Body, dirDepth(dir)) {
+	if verifyFastPaths && !j.links && !linksMayEscape(doc.Body, dirDepth(dir)) {
 		return res
 	}
 	for _, l := range x.Extract(doc.Body) {
-		if _, v := ResolveTarget(dir, l.Destination, false); v == TargetEscapes {
+		p, v := ResolveTarget(dir, l.Destination, false)
+		if v == TargetInside && j.links {
+			res.localLinks = append(res.localLinks, localLink{path: p, line: doc.BodyLine - 1 + l.Line, dest: l.Destination})
+		}
+		if v == TargetEscapes {
 			msg := "Markdown link leaves the tree"
 			if isFileURL(strings.TrimSpace(l.Destination)) {
 				msg = "Markdown link is a file: URL, which names a location on a machine, not a path in the tree; link to tree content with a relative path"
@@ -152,15 +177,28 @@ func (w *walker) checkSoftLink(rel string, sl SoftLink) (contracts.Finding, bool
 	case v == TargetEscapes && isFileURL(strings.TrimSpace(sl.Value)):
 		f.Code, f.Message = contracts.FindingSoftLinkPathEscape, "soft link is a file: URL, which names a location on a machine, not a path in the tree"
 	case v == TargetEscapes:
-		f.Code, f.Message = contracts.FindingSoftLinkPathEscape, "soft link leaves the tree"
+		f.Code, f.Message = contracts.FindingSoftLinkPathEscape, "soft link leaves the tree"+w.relativeHint(rel, sl.Value)
 	case v == TargetExternal:
 		f.Code, f.Message = contracts.FindingSoftLinkBroken, "soft link is not a path in the tree"
 	case w.isLinkable(p):
 		return f, false
 	default:
-		f.Code, f.Message = contracts.FindingSoftLinkBroken, fmt.Sprintf("soft link target %s is not a document or indexed directory of the tree", p)
+		f.Code, f.Message = contracts.FindingSoftLinkBroken, fmt.Sprintf("soft link target %s is not a document or indexed directory of the tree", p)+w.relativeHint(rel, sl.Value)
 	}
 	return f, true
+}
+
+// relativeHint names the usual mistake behind a broken soft link: a path
+// written from the document's directory, when that path is linkable.
+func (w *walker) relativeHint(rel, value string) string {
+	dir := path.Dir(rel)
+	if dir == "." || strings.HasPrefix(strings.TrimSpace(value), "/") {
+		return ""
+	}
+	if q, v := ResolveTarget(dir, value, false); v == TargetInside && w.isLinkable(q) {
+		return "; soft links are relative to the tree root, not to the document: write " + q
+	}
+	return ""
 }
 
 // sortFindings orders findings by path, line, code and target, dropping

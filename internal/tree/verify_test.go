@@ -76,6 +76,7 @@ type verifyCase struct {
 	name  string
 	files map[string]string // added to a tree holding a valid root NODE.md
 	setup func(t *testing.T, root string)
+	links bool // VerifyOptions.Links
 	want  []brief
 }
 
@@ -85,6 +86,15 @@ func verifyCases() []verifyCase {
 	)
 	soft := func(target string) string { return strings.Replace(softA, "%s", target, 1) }
 	return []verifyCase{
+		{name: "markdown link broken (--links)", links: true, files: map[string]string{
+			"img.png":     "png",
+			"sub/NODE.md": doc("Sub", "[up](../img.png) [dir](.) [root](/sub/b.md) [frag](#x) [web](https://example.com/x) [mail](mailto:a@b)\n"),
+			"sub/b.md":    doc("B", "[gone](gone.md)\n\n[from root](sub/b.md) [code `x`](missing/) `[no](nope.md)`\n"),
+		}, want: []brief{
+			{contracts.FindingMarkdownLinkBroken, "sub/b.md", 4, "gone.md"},
+			{contracts.FindingMarkdownLinkBroken, "sub/b.md", 6, "missing/"},
+			{contracts.FindingMarkdownLinkBroken, "sub/b.md", 6, "sub/b.md"},
+		}},
 		{name: "root missing", files: map[string]string{"NODE.md": "", "a/NODE.md": doc("A", "")},
 			setup: func(t *testing.T, root string) { mustRemove(t, filepath.Join(root, "NODE.md")) },
 			want:  []brief{{contracts.FindingRootMissing, ".", 0, ""}}},
@@ -205,7 +215,7 @@ func TestVerifyFindings(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(t, root)
 			}
-			r := Verify(root)
+			r := VerifyWith(root, VerifyOptions{Links: tc.links})
 			if diff := cmp.Diff(tc.want, briefs(r.Findings)); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}

@@ -20,11 +20,15 @@ type walker struct {
 	// document and every content directory with a regular NODE.md (a
 	// path is never both).
 	linkable map[string]struct{}
+	// links asks every document's Markdown links to be listed, for the
+	// existence check (VerifyOptions.Links).
+	links bool
 }
 
 type docJob struct {
 	rel   string
 	root  bool
+	links bool        // list its local Markdown links (VerifyOptions.Links)
 	entry fs.DirEntry // its entry in the directory listing
 }
 
@@ -74,7 +78,7 @@ func (w *walker) walkDir(rel string) {
 			} else {
 				w.scanned.Normal++
 			}
-			batch = append(batch, docJob{rel: child, root: rel == "." && name == NodeFile, entry: e})
+			batch = append(batch, docJob{rel: child, root: rel == "." && name == NodeFile, links: w.links, entry: e})
 		default:
 			w.scanned.Assets++
 		}

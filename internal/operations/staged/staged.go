@@ -85,11 +85,17 @@ func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyRepor
 	if err != nil {
 		return nil, err
 	}
-	cfgEntry, trees := pr.cfgEntry, pr.trees
 	if pr.cfg == nil {
-		rep.Note = "no " + contracts.ConfigFile + " is staged: this commit declares no trees"
-		return rep, nil
+		if pr, err = r.workTreeProject(candidates); err != nil {
+			return nil, err
+		}
+		if pr == nil {
+			rep.Note = "no " + contracts.ConfigFile + " is staged or in the work tree: this commit declares no trees"
+			return rep, nil
+		}
+		rep.Warnings = append(rep.Warnings, uncommittedWarning(r.top, pr.uncommitted))
 	}
+	cfgEntry, trees := pr.cfgEntry, pr.trees
 	if len(trees) == 0 {
 		rep.Note = "the project declares no tree inside this repository"
 		return rep, nil
@@ -205,6 +211,9 @@ type project struct {
 	cfg      *contracts.Config // nil when the commit holds none
 	trees    []declared
 	heads    map[string]git.IndexEntry // HEAD's entry at each tree's prefix, when looked up
+	// uncommitted is the work tree's configuration file, read because
+	// the commit holds none.
+	uncommitted string
 }
 
 // stagedProject reads the configuration from the index, for a commit that
