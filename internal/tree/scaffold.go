@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -16,25 +15,15 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
 
-// DefaultTitle derives a root title from a directory name: "team-handbook"
-// becomes "Team handbook".
+// DefaultTitle derives a root title from a directory name, keeping how
+// the user wrote it: "team-handbook" becomes "team handbook", "kb" stays
+// "kb" (NameTitle).
 func DefaultTitle(dir string) string {
-	base := strings.ToValidUTF8(filepath.Base(dir), " ")
-	t := strings.Map(titleRune, base)
-	t = strings.Join(strings.Fields(t), " ")
+	t := NameTitle(filepath.Base(dir))
 	if t == "" || t == "." || t == string(filepath.Separator) {
 		return "Context Tree"
 	}
-	r, n := utf8.DecodeRuneInString(t)
-	return string(unicode.ToUpper(r)) + t[n:]
-}
-
-// titleRune turns separators and control characters into spaces.
-func titleRune(r rune) rune {
-	if r == '-' || r == '_' || unicode.IsControl(r) {
-		return ' '
-	}
-	return r
+	return t
 }
 
 // RootDocument renders a new root NODE.md (document contract v1) with a
