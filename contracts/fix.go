@@ -9,6 +9,8 @@ type FixResult struct {
 	// Written is true when the changes were applied (--write).
 	Written bool      `json:"written"`
 	Trees   []FixTree `json:"trees"`
+	// Next lists the commands to run next.
+	Next []NextStep `json:"next,omitempty"`
 }
 
 // FixTree is fix's plan for one tree.

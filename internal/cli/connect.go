@@ -33,7 +33,14 @@ func (cmd *connectCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	return c.emit(res, func() { c.printChange(res, "connected", "already connected") })
+	return c.emit(res, func() {
+		c.printChange(res, "connected", "already connected")
+		root := ""
+		if res.Connection.Source.Kind == contracts.SourceDirectory {
+			root = res.Connection.Exact
+		}
+		c.printNext(operations.GitSteps(c, c.Env, root))
+	})
 }
 
 func (c *Context) printChange(res *contracts.ConnectionChange, done, unchanged string) {
