@@ -113,23 +113,35 @@ func TestNameTitle(t *testing.T) {
 	}
 }
 
+// FuzzFixDocument fixes generated documents: a header (framed by ---
+// lines when framed) and a body. The output always parses, its body is the
+// input's, and a second fix changes nothing.
 func FuzzFixDocument(f *testing.F) {
-	for _, s := range []string{
-		"", "# Title\n", "text\r\n", "\xef\xbb\xbf# T\n",
-		"---\ntitle: R\nowners: [a]\n---\nBody\n",
-		"---\n# c\n  title: x\n---\n",
-		"---\ndesc: d\nsoft_links:\n  - c.md\n  - \"b\"\n  - 'b'\n---\n",
-		"---\nsoft_links: [c.md, b#x]\n---\n",
-		"---\ntitle: T\ndescripton: >\n  folded\n---\n",
-		"---\r\nDescription: d\r\n---\r\n",
+	for _, s := range [][2]string{
+		{"", ""}, {"", "# Title\n"}, {"", "text\r\n"}, {"", "\xef\xbb\xbf# T\n"},
+		{"title: R\nowners: [a]", "Body\n"},
+		{"# c\n  title: x", ""},
+		{"desc: d\nsoft_links:\n  - c.md\n  - \"b\"\n  - 'b'", ""},
+		{"soft_links: [c.md, b#x]", "# H\n"},
+		{"title: T\ndescripton: >\n  folded", ""},
+		{"Description: d", "x"},
+		{"a: &x 1\nb: *x", ""},
+		{"{title: x}", ""},
+		{"? complex\n: key", ""},
 	} {
-		f.Add([]byte(s), "a/doc.md", false)
-		f.Add([]byte(s), "NODE.md", true)
+		for _, root := range []bool{false, true} {
+			f.Add([]byte(s[0]), []byte(s[1]), "a/doc.md", root, true)
+			f.Add([]byte(s[0]), []byte(s[1]), "a/doc.md", root, false)
+		}
 	}
 	linkable := func(p string) bool { return p == "a/c.md" || p == "a/b" || strings.HasPrefix(p, "a/x") }
-	f.Fuzz(func(t *testing.T, data []byte, rel string, root bool) {
+	f.Fuzz(func(t *testing.T, header, body []byte, rel string, root, framed bool) {
 		if !strings.HasSuffix(rel, ".md") || strings.HasPrefix(rel, "/") {
 			return
+		}
+		data := append(append([]byte(nil), header...), body...)
+		if framed {
+			data = []byte("---\n" + string(header) + "\n---\n" + string(body))
 		}
 		fc := FixContext{Root: root, TreeName: "kb", Linkable: linkable}
 		out, repairs := FixDocument(rel, data, fc)
@@ -139,8 +151,12 @@ func FuzzFixDocument(f *testing.F) {
 			}
 			return
 		}
-		if _, err := ParseFrontmatter(out); err != nil {
+		fm, err := ParseFrontmatter(out)
+		if err != nil {
 			t.Fatalf("output does not parse: %v\n%q", err, out)
+		}
+		if old, err := ParseFrontmatter(data); err == nil && string(old.Body) != string(fm.Body) {
+			t.Fatalf("body changed: %q -> %q", old.Body, fm.Body)
 		}
 		again, more := FixDocument(rel, out, fc)
 		if string(again) != string(out) || len(more) > 0 {
