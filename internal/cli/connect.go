@@ -35,11 +35,11 @@ func (cmd *connectCmd) Run(c *Context) error {
 	}
 	return c.emit(res, func() {
 		c.printChange(res, "connected", "already connected")
-		root := ""
+		var roots []string
 		if res.Connection.Source.Kind == contracts.SourceDirectory {
-			root = res.Connection.Exact
+			roots = append(roots, res.Connection.Exact)
 		}
-		c.printNext(operations.GitSteps(c, c.Env, root))
+		c.printNext(operations.GitSteps(c, c.Env, roots...))
 	})
 }
 

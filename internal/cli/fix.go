@@ -43,12 +43,14 @@ func (cmd *fixCmd) Run(c *Context) error {
 		return err
 	}
 	if cmd.Write {
-		var root string
-		if len(res.Trees) == 1 {
-			root = res.Trees[0].Root
+		var roots []string
+		for _, t := range res.Trees {
+			if len(t.Changes) > 0 {
+				roots = append(roots, t.Root)
+			}
 		}
-		if anyChange(res) {
-			res.Next = operations.GitSteps(c, c.Env, root)
+		if len(roots) > 0 {
+			res.Next = operations.GitSteps(c, c.Env, roots...)
 		}
 	} else if anyChange(res) {
 		res.Next = []contracts.NextStep{{Command: "git context-tree fix" + argWord(cmd.Tree) + " --write", Reason: "make these repairs"}}

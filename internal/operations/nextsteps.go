@@ -6,54 +6,44 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
-// GitSteps are the commands that take a tree and its declaration from
-// where a command left them to committed and checked by the hook: stage
-// the configuration and the tree (root, "" for none) when git has changes
-// of them not committed, install the hook when it is not, commit. Outside
-// git there are none. They are advice: a question git cannot answer
-// leaves its step out.
-func GitSteps(ctx context.Context, env Env, root string) []contracts.NextStep {
+// GitSteps are the commands that take trees (their roots) and the
+// declaration from where a command left them to committed and checked by
+// the hook: stage the configuration and each tree when git has changes of
+// them not committed, install the hook when it is not, commit. Outside git
+// there are none. They are advice: a question git cannot answer leaves its
+// step out.
+func GitSteps(ctx context.Context, env Env, roots ...string) []contracts.NextStep {
 	p, err := sources.Discover(ctx, env.Git, env.Dir)
 	if err != nil || p.Checkout == "" {
 		return nil
 	}
 	top := tree.RealPath(p.Checkout)
-	var specs, add []string
-	configRel := ""
+	// specs[i] is the repository-relative path of paths[i].
+	var specs, paths []string
 	if rel, ok := tree.Inside(top, tree.RealPath(p.ConfigFile)); ok {
-		configRel = filepath.ToSlash(rel)
-		specs = append(specs, configRel)
+		specs, paths = append(specs, filepath.ToSlash(rel)), append(paths, p.ConfigFile)
 	}
-	treeRel, inRepo := "", false
-	if root != "" {
-		if rel, ok := tree.Inside(top, root); ok {
-			treeRel, inRepo = filepath.ToSlash(rel), true
-			specs = append(specs, treeRel)
+	for _, root := range roots {
+		if rel, ok := tree.Inside(top, root); ok && root != "" {
+			specs, paths = append(specs, filepath.ToSlash(rel)), append(paths, root)
+		}
+	}
+	var add []string
+	if len(specs) > 0 {
+		if entries, err := env.Git.Status(ctx, p.Checkout, specs...); err == nil {
+			for i, spec := range specs {
+				if pending(entries, spec) {
+					add = append(add, shellWord(displayPath(env, paths[i])))
+				}
+			}
 		}
 	}
 	var steps []contracts.NextStep
-	if entries, err := env.Git.Status(ctx, p.Checkout, specs...); err == nil && len(specs) > 0 {
-		config, content := false, false
-		for _, e := range entries {
-			switch {
-			case e.Kind == '!':
-			case configRel != "" && e.Path == configRel:
-				config = true
-			case inRepo && (treeRel == "." || e.Path == treeRel || strings.HasPrefix(e.Path, treeRel+"/")):
-				content = true
-			}
-		}
-		if config {
-			add = append(add, shellWord(displayPath(env, p.ConfigFile)))
-		}
-		if content {
-			add = append(add, shellWord(displayPath(env, root)))
-		}
-	}
 	if len(add) > 0 {
 		steps = append(steps, contracts.NextStep{Command: "git add " + strings.Join(add, " "),
 			Reason: "stage the tree and its declaration: the hook checks what is committed"})
@@ -66,6 +56,17 @@ func GitSteps(ctx context.Context, env Env, root string) []contracts.NextStep {
 		steps = append(steps, contracts.NextStep{Command: "git commit", Reason: "commit them"})
 	}
 	return steps
+}
+
+// pending reports a change git has not committed (ignored files aside) at
+// or below the repository-relative path spec.
+func pending(entries []git.StatusEntry, spec string) bool {
+	for _, e := range entries {
+		if e.Kind != '!' && (spec == "." || e.Path == spec || strings.HasPrefix(e.Path, spec+"/")) {
+			return true
+		}
+	}
+	return false
 }
 
 // hookInstalled reports whether git runs the tree check for commits and
