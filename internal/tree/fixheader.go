@@ -143,8 +143,11 @@ func insertFields(h *header, rel string, fm *Frontmatter, fc FixContext) (header
 	if len(m.Content) > 0 {
 		k := m.Content[0]
 		o, ok := h.offset(k.Line, k.Column)
+		if !ok {
+			return headerEdit{}, nil, false
+		}
 		lineStart := h.lines[k.Line-1]
-		if !ok || strings.Trim(string(h.text[lineStart:o]), " ") != "" {
+		if strings.Trim(string(h.text[lineStart:o]), " ") != "" {
 			return headerEdit{}, nil, false
 		}
 		off, indent = lineStart, string(h.text[lineStart:o])

@@ -43,7 +43,8 @@ func IndexDocument(title string, root bool, children []IndexLink) ([]byte, error
 		if c.Dir {
 			dest += "/" + NodeFile
 		}
-		fmt.Fprintf(&b, "- [%s](%s)\n", markdownText.Replace(c.Title), dest)
+		title := strings.Join(strings.Fields(c.Title), " ") // one list item, one line
+		fmt.Fprintf(&b, "- [%s](%s)\n", markdownText.Replace(cmpOr(title, c.Name)), dest)
 	}
 	if root && b.Len() > contracts.MaxRootBytes {
 		// Too many children for the root's size limit: say where they are.
