@@ -5,8 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -75,20 +77,7 @@ func PlanFix(root string, opts FixOptions) (*FixPlan, error) {
 			w.linkable[d.rel] = true // it will be indexed
 		}
 	}
-	titles := map[string]string{} // document path → its title after the fix
-	changes := map[string]*FileChange{}
-	linkable := func(p string) bool { return w.linkable[p] }
-	for _, rel := range w.docs {
-		data, err := readDocumentInto(new([]byte), filepath.Join(root, filepath.FromSlash(rel)), contracts.MaxDocumentBytes)
-		if err != nil {
-			continue // verification reports it
-		}
-		out, repairs := FixDocument(rel, data, FixContext{Root: rel == NodeFile, TreeName: filepath.Base(root), Linkable: linkable})
-		if len(repairs) > 0 {
-			changes[rel] = &FileChange{Path: rel, Old: data, New: out, Repairs: repairs}
-		}
-		titles[rel] = ParseDocument(rel, out, rel == NodeFile).Meta.Title
-	}
+	changes, titles := w.fixDocuments()
 	for _, d := range slices.Backward(w.dirs) {
 		if d.hasNode {
 			continue
@@ -113,6 +102,65 @@ func PlanFix(root string, opts FixOptions) (*FixPlan, error) {
 	}
 	plan.Remaining = verifyContent(newFixContent(root, plan.Changes), len(w.docs)).Findings
 	return plan, nil
+}
+
+// fixDocuments runs FixDocument on every document, on all cores, and
+// returns the changes and the titles the new indexes list (of the
+// documents in directories without NODE.md, after the fix).
+func (w *fixWalk) fixDocuments() (map[string]*FileChange, map[string]string) {
+	needTitle := map[string]bool{}
+	for _, d := range w.dirs {
+		if d.hasNode {
+			continue
+		}
+		for _, doc := range d.docs {
+			needTitle[doc] = true
+		}
+		for _, sub := range d.subdirs {
+			needTitle[joinEntry(sub, NodeFile)] = true
+		}
+	}
+	type result struct {
+		change *FileChange
+		title  string
+	}
+	results := make([]result, len(w.docs))
+	linkable := func(p string) bool { return w.linkable[p] }
+	treeName := filepath.Base(w.root)
+	workers := min(runtime.GOMAXPROCS(0), len(w.docs)/16+1)
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte // reused: only a changed document's bytes are kept
+			for i := k; i < len(w.docs); i += workers {
+				rel := w.docs[i]
+				data, err := readDocumentInto(&buf, filepath.Join(w.root, filepath.FromSlash(rel)), contracts.MaxDocumentBytes)
+				if err != nil {
+					continue // verification reports it
+				}
+				out, repairs := FixDocument(rel, data, FixContext{Root: rel == NodeFile, TreeName: treeName, Linkable: linkable})
+				if len(repairs) > 0 {
+					results[i].change = &FileChange{Path: rel, Old: slices.Clone(data), New: out, Repairs: repairs}
+				}
+				if needTitle[rel] {
+					results[i].title = ParseDocument(rel, out, rel == NodeFile).Meta.Title
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	changes, titles := map[string]*FileChange{}, map[string]string{}
+	for i, r := range results {
+		if r.change != nil {
+			changes[w.docs[i]] = r.change
+		}
+		if r.title != "" {
+			titles[w.docs[i]] = r.title
+		}
+	}
+	return changes, titles
 }
 
 // keep fills in the changes, sorted, without those opts.Ignored excludes.
