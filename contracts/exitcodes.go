@@ -16,6 +16,7 @@ var (
 	_ Report = (*HooksResult)(nil)
 	_ Report = (*SkillsListResult)(nil)
 	_ Report = (*CleanupRunResult)(nil)
+	_ Report = (*FixResult)(nil)
 )
 
 // exitIf is ExitFailed when failed, else ExitOK.
