@@ -25,6 +25,12 @@ const (
 	CodeTreeNotFound ErrorCode = "TREE_NOT_FOUND"
 	CodeTreeInvalid  ErrorCode = "TREE_INVALID"
 	CodeTreeExists   ErrorCode = "TREE_EXISTS"
+	// CodeFixUnsupported: fix was pointed at a tree it must not write (a
+	// git source's snapshot; edit it in a write session).
+	CodeFixUnsupported ErrorCode = "FIX_UNSUPPORTED"
+	// CodeFixConflict: a file fix planned to write changed before it was
+	// written; nothing was written.
+	CodeFixConflict ErrorCode = "FIX_CONFLICT"
 
 	// Indexed reads.
 	CodeReadNotFound       ErrorCode = "READ_NOT_FOUND"
@@ -91,6 +97,8 @@ const (
 
 var refusals = map[ErrorCode]bool{
 	CodeTreeExists:         true,
+	CodeFixUnsupported:     true,
+	CodeFixConflict:        true,
 	CodeSelectorAmbiguous:  true,
 	CodeLockHeld:           true,
 	CodeNoRepository:       true,

@@ -18,6 +18,7 @@ var (
 	_ Report = (*CleanupRunResult)(nil)
 	_ Report = (*DoctorResult)(nil)
 	_ Report = (*GCResult)(nil)
+	_ Report = (*FixResult)(nil)
 )
 
 // exitIf is ExitFailed when failed, else ExitOK.

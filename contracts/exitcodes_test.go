@@ -27,6 +27,8 @@ func TestReportExitCodes(t *testing.T) {
 		{"cleanup rejected", &CleanupRunResult{Run: &RunRecord{Outcome: OutcomeRejected}}, ExitFailed},
 		{"cleanup interrupted", &CleanupRunResult{Run: &RunRecord{Outcome: OutcomeInterrupted}}, ExitFailed},
 		{"cleanup no record", &CleanupRunResult{}, ExitFatal},
+		{"fix nothing left", &FixResult{OK: true}, ExitOK},
+		{"fix findings remain", &FixResult{OK: false}, ExitFailed},
 	} {
 		if got := tc.r.ExitCode(); got != tc.want {
 			t.Errorf("%s: exit code %d, want %d", tc.name, got, tc.want)

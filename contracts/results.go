@@ -112,8 +112,24 @@ type InitResult struct {
 	SchemaVersion int    `json:"schemaVersion"`
 	Root          string `json:"root"`
 	Document      string `json:"document"`
-	Title         string `json:"title"`
-	Connected     bool   `json:"connected"`
+	// Title is the root's title when init wrote the root NODE.md.
+	Title     string `json:"title,omitempty"`
+	Connected bool   `json:"connected"`
+	// Created is false when the directory already had a NODE.md, which
+	// init adopted as it is.
+	Created bool `json:"created"`
+	// OK, Findings and Scanned are the verification of the tree after
+	// init: an adopted folder's findings are for `fix`.
+	OK       bool       `json:"ok"`
+	Findings []Finding  `json:"findings"`
+	Scanned  Scanned    `json:"scanned"`
+	Next     []NextStep `json:"next"`
+}
+
+// NextStep is a command to run next, with why.
+type NextStep struct {
+	Command string `json:"command"`
+	Reason  string `json:"reason"`
 }
 
 // VersionInfo is the result of `version`.

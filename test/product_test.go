@@ -26,6 +26,7 @@ import (
 var jsonResultSchemas = map[string]string{
 	"init":     "init",
 	"verify":   "verify",
+	"fix":      "fix",
 	"read":     "read",
 	"version":  "version",
 	"man":      "man",

@@ -42,7 +42,14 @@ func (cmd *connectCmd) Run(c *Context) error {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(c.Stderr, "warning: %s\n", w)
 	}
-	return c.emit(res, func() { c.printChange(res, "connected", "already connected") })
+	return c.emit(res, func() {
+		c.printChange(res, "connected", "already connected")
+		var roots []string
+		if res.Connection.Source.Kind == contracts.SourceDirectory {
+			roots = append(roots, res.Connection.Exact)
+		}
+		c.printNext(operations.GitSteps(c, c.Env, roots...))
+	})
 }
 
 func (c *Context) printChange(res *contracts.ConnectionChange, done, unchanged string) {

@@ -35,9 +35,10 @@ type Globals struct {
 type commands struct {
 	Globals
 
-	Init   initCmd   `cmd:"" help:"Create a new tree root (NODE.md) in a directory."`
+	Init   initCmd   `cmd:"" help:"Create a tree root (NODE.md), or adopt a folder or tree, and declare it."`
 	Verify verifyCmd `cmd:"" help:"Verify trees: indexes, metadata, links and soft links."`
 	Read   readCmd   `cmd:"" help:"Read one node with its metadata and immediate children."`
+	Fix    fixCmd    `cmd:"" help:"Repair what is mechanical in a tree (a diff, or --write)."`
 
 	Connect    connectCmd    `cmd:"" group:"project" help:"Declare a tree (directory or GitHub repository) in .context-tree.json."`
 	Disconnect disconnectCmd `cmd:"" group:"project" help:"Remove a tree's declaration (and nothing else)."`

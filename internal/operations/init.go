@@ -17,26 +17,34 @@ type InitRequest struct {
 	NoConnect bool   // write the tree only, without declaring it
 }
 
-// Init scaffolds a new tree root (content only) and declares it in the
-// project configuration. The tree is written while the configuration lock
-// is held, and removed again if declaring it fails, so a refusal (an
-// existing NODE.md, a held lock, an invalid configuration) leaves nothing
-// behind.
+// Init makes a directory a declared tree. It writes a root NODE.md when
+// the directory has none (an index of its content when it has some), or
+// adopts the NODE.md it has, declares the tree in the project
+// configuration, and verifies it: an adopted folder's findings are
+// reported, not refused, and `fix` repairs what it can. The tree is
+// written while the configuration lock is held, and removed again if
+// declaring it fails. An existing NODE.md with --title or --no-connect
+// is refused (TREE_EXISTS): init never overwrites a tree, and would have
+// nothing to do.
 func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult, error) {
-	abs := env.Dir
-	if req.Dir != "" {
-		abs = env.Abs(req.Dir)
-	}
+	abs := env.Abs(cmpOrDir(req.Dir, env.Dir))
 	title := req.Title
 	if title == "" {
 		title = tree.DefaultTitle(abs)
+	}
+	exists := tree.IsTreeRoot(abs)
+	if exists && (req.NoConnect || req.Title != "") {
+		name := filepath.Join(abs, tree.NodeFile)
+		return nil, contracts.Errorf(contracts.CodeTreeExists,
+			"%s already exists; init never overwrites a tree (without --title and --no-connect, init declares it as it is)", name).
+			WithDetails(map[string]any{"path": name})
 	}
 	if req.NoConnect {
 		root, err := tree.Scaffold(abs, title)
 		if err != nil {
 			return nil, err
 		}
-		return initResult(root, title, false), nil
+		return initResult(ctx, env, root, title, false, true), nil
 	}
 	p, _, err := openProject(ctx, env)
 	if err != nil {
@@ -44,11 +52,19 @@ func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult,
 	}
 	firstMissing := missingAncestor(abs)
 	var root string
+	created := false
 	_, err = p.UpdateConfig(env.LockWait, func(cfg *contracts.Config) (bool, error) {
-		if root, err = tree.Scaffold(abs, title); err != nil {
-			return false, err
+		if exists {
+			if root, err = tree.OpenRoot(abs); err != nil {
+				return false, err
+			}
+		} else {
+			if root, err = tree.Scaffold(abs, title); err != nil {
+				return false, err
+			}
+			created = true
 		}
-		src, err := directorySource(p, env, ConnectRequest{Target: root})
+		src, err := directorySource(p, env, ConnectRequest{Target: root, AllowInvalid: true})
 		if err != nil {
 			return false, err
 		}
@@ -62,17 +78,40 @@ func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult,
 		return true, nil
 	})
 	if err != nil {
-		if root != "" {
+		if created {
 			undoScaffold(root, firstMissing)
 		}
 		return nil, err
 	}
-	return initResult(root, title, true), nil
+	if !created {
+		title = ""
+	}
+	return initResult(ctx, env, root, title, true, created), nil
 }
 
-func initResult(root, title string, connected bool) *contracts.InitResult {
-	return &contracts.InitResult{SchemaVersion: contracts.CLIVersion, Root: root,
-		Document: filepath.Join(root, tree.NodeFile), Title: title, Connected: connected}
+func cmpOrDir(dir, def string) string {
+	if dir == "" {
+		return def
+	}
+	return dir
+}
+
+// initResult verifies the tree init left and says what to run next.
+func initResult(ctx context.Context, env Env, root, title string, connected, created bool) *contracts.InitResult {
+	rep := tree.Verify(root)
+	res := &contracts.InitResult{SchemaVersion: contracts.CLIVersion, Root: root,
+		Document: filepath.Join(root, tree.NodeFile), Title: title, Connected: connected, Created: created,
+		OK: rep.OK(), Findings: rep.Findings, Scanned: rep.Scanned, Next: []contracts.NextStep{}}
+	if !rep.OK() {
+		dir := shellWord(displayPath(env, root))
+		res.Next = append(res.Next,
+			contracts.NextStep{Command: "git context-tree fix " + dir, Reason: "show the repairs fix can make"},
+			contracts.NextStep{Command: "git context-tree fix " + dir + " --write", Reason: "make them; fix lists what it cannot repair"})
+	}
+	if connected {
+		res.Next = append(res.Next, GitSteps(ctx, env, root)...)
+	}
+	return res
 }
 
 // missingAncestor returns the outermost directory of dir that does not

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -16,25 +15,15 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
 
-// DefaultTitle derives a root title from a directory name: "team-handbook"
-// becomes "Team handbook".
+// DefaultTitle derives a root title from a directory name, keeping how
+// the user wrote it: "team-handbook" becomes "team handbook", "kb" stays
+// "kb" (NameTitle).
 func DefaultTitle(dir string) string {
-	base := strings.ToValidUTF8(filepath.Base(dir), " ")
-	t := strings.Map(titleRune, base)
-	t = strings.Join(strings.Fields(t), " ")
+	t := NameTitle(filepath.Base(dir))
 	if t == "" || t == "." || t == string(filepath.Separator) {
 		return "Context Tree"
 	}
-	r, n := utf8.DecodeRuneInString(t)
-	return string(unicode.ToUpper(r)) + t[n:]
-}
-
-// titleRune turns separators and control characters into spaces.
-func titleRune(r rune) rune {
-	if r == '-' || r == '_' || unicode.IsControl(r) {
-		return ' '
-	}
-	return r
+	return t
 }
 
 // RootDocument renders a new root NODE.md (document contract v1) with a
@@ -81,11 +70,12 @@ None yet. Add a directory with a ` + "`NODE.md`" + ` for each domain and list it
 `
 
 // Scaffold creates dir (and missing parents) and writes a new root NODE.md
-// into it. It refuses, writing nothing, when dir already has a NODE.md.
-// It returns the root's real path.
+// into it: the starter document in an empty directory, an index of the
+// directory's children (as fix writes it) in one with content, so adopting
+// an existing folder lists what it holds. It refuses, writing nothing,
+// when dir already has a NODE.md. It returns the root's real path.
 func Scaffold(dir, title string) (string, error) {
-	doc, err := RootDocument(title)
-	if err != nil {
+	if _, err := RootDocument(title); err != nil {
 		return "", err
 	}
 	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -99,9 +89,16 @@ func Scaffold(dir, title string) (string, error) {
 		return "", err
 	}
 	name := filepath.Join(root, NodeFile)
+	if IsTreeRoot(root) {
+		return "", treeExists(name)
+	}
+	doc, err := rootDocumentFor(root, title)
+	if err != nil {
+		return "", err
+	}
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return "", contracts.Errorf(contracts.CodeTreeExists, "%s already exists; init never overwrites a tree", name).WithDetails(map[string]any{"path": name})
+		return "", treeExists(name)
 	}
 	if err != nil {
 		return "", contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", name, unwrapPathError(err))
@@ -116,4 +113,33 @@ func Scaffold(dir, title string) (string, error) {
 		return "", contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", name, err)
 	}
 	return root, nil
+}
+
+func treeExists(name string) error {
+	return contracts.Errorf(contracts.CodeTreeExists, "%s already exists; init never overwrites a tree", name).WithDetails(map[string]any{"path": name})
+}
+
+// rootDocumentFor is the root NODE.md init writes into root: the starter
+// document, or the index fix would create when root has content.
+func rootDocumentFor(root, title string) ([]byte, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeIO, "cannot list %s: %v", root, unwrapPathError(err))
+	}
+	for _, e := range entries {
+		if ClassOf(e.Name()) == contracts.ClassInfrastructure {
+			continue
+		}
+		plan, err := PlanFix(root, FixOptions{RootTitle: title})
+		if err != nil {
+			return nil, err
+		}
+		for _, ch := range plan.Changes {
+			if ch.Path == NodeFile && ch.Create {
+				return ch.New, nil
+			}
+		}
+		break
+	}
+	return RootDocument(title)
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func TestScaffoldVerifiesClean(t *testing.T) {
-	for _, title := range []string{"Team handbook", "Title: with colon", "#hash", "- dash", "'quoted' \"twice\"", "yes", "1", "Ünïcødé ✓", "  padded  ",
+	for _, title := range []string{"team handbook", "Title: with colon", "#hash", "- dash", "'quoted' \"twice\"", "yes", "1", "Ünïcødé ✓", "  padded  ",
 		"[out](../../x.md)", "![i](/../i.png)", "<https://x>", "&#46;&#46;", "a\\b", "`code`", "*em* _em_"} {
 		t.Run(title, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "a", "b", "tree") // parents are created
@@ -107,20 +107,22 @@ func TestScaffoldOnFile(t *testing.T) {
 
 func TestDefaultTitle(t *testing.T) {
 	tests := []struct{ dir, want string }{
-		{"/x/team-handbook", "Team handbook"},
-		{"docs/context", "Context"},
-		{"my_tree", "My tree"},
-		{"a--b__c", "A b c"},
-		{"/x/ünïcode", "Ünïcode"},
+		{"/x/team-handbook", "team handbook"},
+		{"docs/context", "context"},
+		{"my_tree", "my tree"},
+		{"a--b__c", "a b c"},
+		{"/x/ünïcode", "ünïcode"},
 		{"x/Already Capital", "Already Capital"},
 		{"123", "123"},
+		{"kb", "kb"},
+		{"API_docs", "API docs"},
 		{"/", "Context Tree"},
 		{"", "Context Tree"},
 		{".", "Context Tree"},
 		{"---", "Context Tree"},
-		{"/x/line\nbreak", "Line break"},
-		{"/x/tab\there", "Tab here"},
-		{"/x/bad\xffname", "Bad name"},
+		{"/x/line\nbreak", "line break"},
+		{"/x/tab\there", "tab here"},
+		{"/x/bad\xffname", "bad name"},
 	}
 	for _, tt := range tests {
 		got := DefaultTitle(tt.dir)
