@@ -97,7 +97,8 @@ func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doct
 		docs += t.Scanned.Documents
 	}
 	if findings > 0 {
-		r.fail(area, "project.tree", fmt.Sprintf("%s: %d finding(s) in %d document(s)", c.Short, findings, docs), "git context-tree verify "+sel, c.Dir)
+		r.fail(area, "project.tree", fmt.Sprintf("%s: %d finding(s) in %d document(s)", c.Short, findings, docs),
+			"git context-tree fix "+sel+" --write  # repairs what it can; verify lists the rest", c.Dir)
 		return
 	}
 	r.ok(area, "project.tree", fmt.Sprintf("%s: %d document(s) verify", c.Short, docs), c.Dir)
