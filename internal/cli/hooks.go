@@ -36,7 +36,10 @@ func (cmd *hooksInstallCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	return c.report(res, func() { c.printHooks(res) })
+	return c.report(res, func() {
+		c.printHooks(res)
+		c.printNext(operations.DeclaredSteps(c, c.Env))
+	})
 }
 
 type hooksUninstallCmd struct{}

@@ -34,12 +34,15 @@ func GitSteps(ctx context.Context, env Env, roots ...string) []contracts.NextSte
 		}
 	}
 	var add []string
+	commit := false
 	if len(specs) > 0 {
 		if entries, err := env.Git.Status(ctx, p.Checkout, specs...); err == nil {
 			for i, spec := range specs {
-				if pending(entries, spec) {
+				staged, unstaged := pending(entries, spec)
+				if unstaged {
 					add = append(add, shellWord(displayPath(env, paths[i])))
 				}
+				commit = commit || staged || unstaged
 			}
 		}
 	}
@@ -52,21 +55,26 @@ func GitSteps(ctx context.Context, env Env, roots ...string) []contracts.NextSte
 		steps = append(steps, contracts.NextStep{Command: "git context-tree hooks install",
 			Reason: "reject commits that break the tree"})
 	}
-	if len(add) > 0 {
+	if commit {
 		steps = append(steps, contracts.NextStep{Command: "git commit", Reason: "commit them"})
 	}
 	return steps
 }
 
-// pending reports a change git has not committed (ignored files aside) at
-// or below the repository-relative path spec.
-func pending(entries []git.StatusEntry, spec string) bool {
+// pending reports changes git has not committed (ignored files aside) at
+// or below the repository-relative path spec: staged ones, and ones in the
+// work tree that are not staged yet.
+func pending(entries []git.StatusEntry, spec string) (staged, unstaged bool) {
 	for _, e := range entries {
 		if e.Kind != '!' && (spec == "." || e.Path == spec || strings.HasPrefix(e.Path, spec+"/")) {
-			return true
+			if e.Unstaged {
+				unstaged = true
+			} else {
+				staged = true
+			}
 		}
 	}
-	return false
+	return staged, unstaged
 }
 
 // hookInstalled reports whether git runs the tree check for commits and
@@ -99,4 +107,20 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// DeclaredSteps are GitSteps for every directory tree the project declares
+// (what `hooks install` leaves to do: stage and commit them).
+func DeclaredSteps(ctx context.Context, env Env) []contracts.NextStep {
+	_, conns, err := openProject(ctx, env)
+	if err != nil {
+		return nil
+	}
+	var roots []string
+	for _, c := range conns {
+		if c.Source.Kind == contracts.SourceDirectory {
+			roots = append(roots, c.Dir)
+		}
+	}
+	return GitSteps(ctx, env, roots...)
 }

@@ -13,6 +13,9 @@ type StatusEntry struct {
 	Path string
 	// Orig is a rename's or copy's source path.
 	Orig string
+	// Unstaged is true when the work tree differs from the index here
+	// (untracked files included), not only the index from HEAD.
+	Unstaged bool
 }
 
 // Status lists every pending path of the worktree at dir (limited to the
@@ -50,7 +53,10 @@ func parseStatusV2(out []byte) []StatusEntry {
 		if len(parts) != n+1 {
 			continue
 		}
-		e := StatusEntry{Kind: r[0], Path: string(parts[n])}
+		e := StatusEntry{Kind: r[0], Path: string(parts[n]), Unstaged: r[0] != '1' && r[0] != '2'}
+		if !e.Unstaged && len(parts[1]) == 2 {
+			e.Unstaged = parts[1][1] != '.' // XY: Y is the work tree's side
+		}
 		if r[0] == '2' && i+1 < len(recs) {
 			i++
 			e.Orig = string(recs[i])

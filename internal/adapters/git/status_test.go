@@ -14,11 +14,11 @@ func TestParseStatusV2(t *testing.T) {
 		"? docs/untracked.md\x00" +
 		"! docs/ignored.log\x00"
 	want := []StatusEntry{
-		{Kind: '1', Path: "docs/a b.md"},
+		{Kind: '1', Path: "docs/a b.md", Unstaged: true},
 		{Kind: '2', Path: "docs/new.md", Orig: "docs/old.md"},
-		{Kind: 'u', Path: "docs/conflict.md"},
-		{Kind: '?', Path: "docs/untracked.md"},
-		{Kind: '!', Path: "docs/ignored.log"},
+		{Kind: 'u', Path: "docs/conflict.md", Unstaged: true},
+		{Kind: '?', Path: "docs/untracked.md", Unstaged: true},
+		{Kind: '!', Path: "docs/ignored.log", Unstaged: true},
 	}
 	if diff := cmp.Diff(want, parseStatusV2([]byte(out))); diff != "" {
 		t.Errorf("parseStatusV2 (-want +got):\n%s", diff)
