@@ -108,6 +108,7 @@ var refusals = map[ErrorCode]bool{
 	CodeSkillsPathUnsafe:   true,
 	CodeNoUserScheduler:    true,
 	CodeScheduleExists:     true,
+	CodeHostConfigInvalid:  true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.
