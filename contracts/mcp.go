@@ -160,3 +160,15 @@ const (
 	CodeCursorInvalid     ErrorCode = "CURSOR_INVALID"
 	CodeHostConfigInvalid ErrorCode = "HOST_CONFIG_INVALID"
 )
+
+// MCP resources: every content document of a declared tree is a resource
+// whose URI is MCPResourceScheme + "tree/" + the exact selector
+// (percent-encoded as one segment) + "/" + the document's tree-relative
+// path (each segment percent-encoded), for example
+// context-tree://tree/%2Fsrv%2Fproject%2Fdocs/deploy/NODE.md. A resource
+// read returns at most MCPResourceBytes of the body (read_node pages the
+// rest).
+const (
+	MCPResourceScheme = "context-tree://"
+	MCPResourceBytes  = 256 << 10
+)
