@@ -48,12 +48,14 @@ func New(env operations.Env, version string) (*sdk.Server, error) {
 
 // Serve runs the server over stdio (newline-delimited JSON-RPC on in and
 // out) until the client closes its end or ctx is cancelled (SIGTERM).
-func Serve(ctx context.Context, env operations.Env, version string, in io.ReadCloser, out io.WriteCloser) error {
+// Malformed input is answered with JSON-RPC errors and never ends it.
+func Serve(ctx context.Context, env operations.Env, version string, in io.Reader, out io.WriteCloser) error {
 	srv, err := New(env, version)
 	if err != nil {
 		return err
 	}
-	err = srv.Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+	w := &lockedWriter{w: out}
+	err = srv.Run(ctx, &sdk.IOTransport{Reader: guardInput(in, w), Writer: w})
 	if ctx.Err() != nil {
 		return nil // a signal is a clean stop
 	}
