@@ -62,6 +62,10 @@ var jsonResultSchemas = map[string]string{
 	"cleanup status":     "cleanup-list",
 	"cleanup run":        "cleanup-run",
 	"cleanup logs":       "cleanup-logs",
+
+	"mcp config": "mcp-config",
+	"mcp":        "", // serves JSON-RPC on stdio, not a --json result
+	"mcp serve":  "",
 }
 
 // gitContextTree is the product as a program (what git's hooks and

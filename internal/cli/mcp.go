@@ -33,13 +33,24 @@ func (cmd *mcpServeCmd) Run(c *Context) error {
 	if in == nil {
 		in = os.Stdin
 	}
-	out := nopWriteCloser{redact.Raw(c.Stdout)} // tool results are redacted per string
+	out := flushingWriter{redact.Raw(c.Stdout)} // tool results are redacted per string
 	return mcp.Serve(c, c.Env, BuildVersion().Version, in, out)
 }
 
-type nopWriteCloser struct{ io.Writer }
+// flushingWriter hands each message to the client at once: the command
+// line's stdout is buffered (cmd/git-context-tree), a conversation cannot
+// wait for the buffer to fill.
+type flushingWriter struct{ io.Writer }
 
-func (nopWriteCloser) Close() error { return nil }
+func (f flushingWriter) Write(p []byte) (int, error) {
+	n, err := f.Writer.Write(p)
+	if fl, ok := f.Writer.(interface{ Flush() error }); ok && err == nil {
+		err = fl.Flush()
+	}
+	return n, err
+}
+
+func (flushingWriter) Close() error { return nil }
 
 type mcpConfigCmd struct {
 	Host  string `arg:"" name:"host" enum:"claude-code,codex,cursor,gemini" help:"claude-code, codex, cursor or gemini."`
