@@ -49,7 +49,7 @@ func upsertTOML(data []byte) (out []byte, changed bool, err error) {
 	out = replaceTable(data, tomlBlock())
 	var after map[string]any
 	if _, err := toml.Decode(string(out), &after); err != nil {
-		return nil, false, fmt.Errorf("the %s entry is written in a form this tool does not edit (an inline table or dotted keys?); change it by hand: %w", EntryName, err)
+		return nil, false, fmt.Errorf("the %s entry is written in a form this tool does not edit (an inline table or dotted keys, or not TOML once edited); change it by hand: %w", EntryName, err)
 	}
 	if !reflect.DeepEqual(entryOf(after), want) || !reflect.DeepEqual(withoutEntry(before), withoutEntry(after)) {
 		return nil, false, fmt.Errorf("the %s entry is written in a form this tool does not edit (an inline table or dotted keys); change it by hand", EntryName)
