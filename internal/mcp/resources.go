@@ -155,15 +155,11 @@ func (s *server) listResources(ctx context.Context, p *sdk.ListResourcesParams) 
 	return res, nil
 }
 
-// resourceErr is a failed resource read as a JSON-RPC error: "resource not
-// found" for a node that does not exist, invalid params for a refused one
-// (symlink, outside the tree, infrastructure), with the CLI's error object
-// as data so the client sees the stable code.
+// resourceErr is a failed resource read as a JSON-RPC invalid-params error
+// (what the protocol now uses for a resource that does not exist, too),
+// with the CLI's error object as data so the client sees the stable code:
+// READ_NOT_FOUND, READ_SYMLINK, READ_PATH_ESCAPE…
 func resourceErr(uri string, ce *contracts.Error) error {
-	code := int64(jsonrpc.CodeInvalidParams)
-	if ce.Code == contracts.CodeReadNotFound || ce.Code == contracts.CodeSelectorNotFound {
-		code = sdk.CodeResourceNotFound
-	}
 	data, _ := json.Marshal(map[string]any{"uri": uri, "error": ce})
-	return &jsonrpc.Error{Code: code, Message: redact.String(ce.Message), Data: redact.JSON(data)}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: redact.String(ce.Message), Data: redact.JSON(data)}
 }
