@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -87,7 +88,14 @@ func LoadDocument(root, rel string, buf *[]byte) (*LoadedDocument, error) {
 		return nil, err
 	}
 	data, err := readDocumentInto(buf, filepath.Join(root, filepath.FromSlash(rel)), contracts.MaxDocumentBytes)
-	if err != nil {
+	var hard *hardLinkedError
+	var large *tooLargeError
+	switch {
+	case errors.As(err, &hard):
+		return nil, readErr(contracts.CodeReadNotRegular, rel, "has several hard links, and another may lie outside the tree")
+	case errors.As(err, &large):
+		return nil, readErr(contracts.CodeReadTooLarge, rel, fmt.Sprintf("is %d bytes; the limit is %d", large.size, contracts.MaxDocumentBytes))
+	case err != nil:
 		return nil, contracts.Errorf(contracts.CodeIO, "cannot read %q: %v", rel, unwrapPathError(err))
 	}
 	doc := ParseDocument(rel, data, rel == NodeFile)

@@ -11,13 +11,19 @@ import (
 // server). An index is built on first use and rebuilt, reusing unchanged
 // documents, when a search finds the tree's documents changed (a file's
 // size, modification time or inode, a document added or removed) or its
-// commit moved.
+// commit moved. It holds at most maxRoots trees, dropping the least
+// recently searched: a git source's snapshot root changes with every
+// synced commit, and a long-running server must not keep them all.
 type Cache struct {
 	mu      sync.Mutex
 	entries map[string]*cached
+	clock   uint64
 }
 
+const maxRoots = 16
+
 type cached struct {
+	used  uint64     // c.clock when last asked for, under c.mu
 	mu    sync.Mutex // one build of a root at a time
 	head  string
 	stats []tree.DocStat
@@ -34,9 +40,12 @@ func (c *Cache) Index(root, head string) (*Index, error) {
 	}
 	e := c.entries[root]
 	if e == nil {
+		c.evict()
 		e = &cached{}
 		c.entries[root] = e
 	}
+	c.clock++
+	e.used = c.clock
 	c.mu.Unlock()
 
 	stats, err := tree.ListDocuments(root)
@@ -50,4 +59,19 @@ func (c *Cache) Index(root, head string) (*Index, error) {
 	}
 	e.index, e.head, e.stats = Build(root, stats, e.index), head, stats
 	return e.index, nil
+}
+
+// evict drops the least recently used root when the cache is full. The
+// caller holds c.mu; a search still using the dropped index keeps it.
+func (c *Cache) evict() {
+	if len(c.entries) < maxRoots {
+		return
+	}
+	oldest := ""
+	for root, e := range c.entries {
+		if oldest == "" || e.used < c.entries[oldest].used {
+			oldest = root
+		}
+	}
+	delete(c.entries, oldest)
 }

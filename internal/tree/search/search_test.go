@@ -129,3 +129,24 @@ func TestCacheRefreshesWhenDocumentsChange(t *testing.T) {
 		t.Errorf("after a removal: %v", got)
 	}
 }
+
+func TestCacheKeepsABoundedNumberOfTrees(t *testing.T) {
+	var c Cache
+	first := fixture(t)
+	if _, err := c.Index(first, ""); err != nil {
+		t.Fatal(err)
+	}
+	for range maxRoots {
+		root := t.TempDir()
+		write(t, root, "NODE.md", "---\nschemaVersion: 1\ntitle: R\n---\nr\n")
+		if _, err := c.Index(root, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(c.entries) != maxRoots {
+		t.Errorf("%d trees cached, want %d", len(c.entries), maxRoots)
+	}
+	if _, ok := c.entries[first]; ok {
+		t.Error("the least recently searched tree was kept")
+	}
+}
