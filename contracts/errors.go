@@ -120,6 +120,7 @@ var refusals = map[ErrorCode]bool{
 	CodeNoUserScheduler:    true,
 	CodeScheduleExists:     true,
 	CodeRefNotFound:        true,
+	CodeHostConfigInvalid:  true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

@@ -67,6 +67,9 @@ var jsonResultSchemas = map[string]string{
 	"cleanup logs":       "cleanup-logs",
 
 	"doctor": "doctor",
+	"mcp config": "mcp-config",
+	"mcp":        "", // serves JSON-RPC on stdio, not a --json result
+	"mcp serve":  "",
 }
 
 // gitContextTree is the product as a program (what git's hooks and

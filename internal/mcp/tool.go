@@ -1,0 +1,129 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/redact"
+)
+
+// maxArgumentBytes bounds a tool call's arguments; every argument the
+// tools take is a short string or a number.
+const maxArgumentBytes = 16 << 10
+
+// toolSpec describes one tool: its name, what it does for the model, the
+// contract its result follows, and the function that computes it.
+type toolSpec[In, Out any] struct {
+	name, description, result string
+	run                       func(context.Context, In) (Out, error)
+}
+
+// schemaName is the contract name of a tool's arguments or result
+// ("read_node" → "mcp-read-node-input").
+func schemaName(tool, suffix string) string {
+	return "mcp-" + strings.ReplaceAll(tool, "_", "-") + suffix
+}
+
+// addTool registers a read-only tool whose argument and result schemas are
+// the contracts' (served bundled, so a client resolves them alone). Bad
+// arguments and failures are tool errors carrying the CLI's error
+// envelope as text, never protocol failures or crashes.
+func addTool[In, Out any](srv *sdk.Server, t toolSpec[In, Out]) error {
+	in, ok := contracts.BundledSchema(schemaName(t.name, "-input"))
+	if !ok {
+		return fmt.Errorf("tool %s: no input schema", t.name)
+	}
+	out, ok := contracts.BundledSchema(t.result)
+	if !ok {
+		return fmt.Errorf("tool %s: no result schema %s", t.name, t.result)
+	}
+	validator, err := resolve(in)
+	if err != nil {
+		return fmt.Errorf("tool %s: input schema: %w", t.name, err)
+	}
+	closed := false
+	srv.AddTool(&sdk.Tool{
+		Name: t.name, Description: t.description, InputSchema: in, OutputSchema: out,
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed},
+	}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		args, err := decodeArgs[In](validator, req.Params.Arguments)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		res, err := t.run(ctx, args)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		return structured(res)
+	})
+	return nil
+}
+
+// resolve prepares a schema for validation with the SDK's validator.
+func resolve(doc map[string]any) (*jsonschema.Resolved, error) {
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	return s.Resolve(nil)
+}
+
+// decodeArgs checks a call's arguments against the tool's schema, then
+// decodes them.
+func decodeArgs[In any](v *jsonschema.Resolved, raw json.RawMessage) (In, error) {
+	var in In
+	if len(raw) > maxArgumentBytes {
+		return in, contracts.Errorf(contracts.CodeUsage, "the arguments are %d bytes; the limit is %d", len(raw), maxArgumentBytes)
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		return in, contracts.Errorf(contracts.CodeUsage, "the arguments are not JSON: %v", err)
+	}
+	if err := v.Validate(generic); err != nil {
+		return in, contracts.Errorf(contracts.CodeUsage, "invalid arguments: %v", err)
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return in, contracts.Errorf(contracts.CodeUsage, "invalid arguments: %v", err)
+	}
+	return in, nil
+}
+
+// structured is a successful result: the contract JSON, redacted like all
+// CLI output, as structured content and as text for clients that show
+// only text.
+func structured(v any) (*sdk.CallToolResult, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	b = redact.JSON(b)
+	return &sdk.CallToolResult{StructuredContent: json.RawMessage(b), Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
+}
+
+// errorResult is a failed call: the CLI's error envelope (stable code,
+// message, details) as the text of a tool error, so the model sees why.
+func errorResult(err error) *sdk.CallToolResult {
+	var ce *contracts.Error
+	if !errors.As(err, &ce) {
+		ce = contracts.Errorf(contracts.CodeInternal, "%v", err)
+	}
+	b, mErr := json.Marshal(contracts.ErrorEnvelope{SchemaVersion: contracts.CLIVersion, Error: ce})
+	if mErr != nil {
+		b = []byte(fmt.Sprintf(`{"schemaVersion":3,"ok":false,"error":{"code":"INTERNAL","message":%q}}`, mErr.Error()))
+	}
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(redact.JSON(b))}}}
+}

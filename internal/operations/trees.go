@@ -1,0 +1,146 @@
+package operations
+
+import (
+	"context"
+	"errors"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
+)
+
+// TreeAccess says which trees a reader may name and what it may see.
+type TreeAccess struct {
+	// DeclaredOnly restricts a named tree to the project's declared
+	// sources: a selector, never an arbitrary directory (the MCP server).
+	DeclaredOnly bool
+	// Unverified serves a git snapshot that sync found invalid, for
+	// verification to report its findings; reads never see one.
+	Unverified bool
+}
+
+// OpenTree opens the tree a reader named (a selector, or a directory unless
+// DeclaredOnly) or, when treeArg is "", the default tree as read chooses
+// it. The reference names its root, its selector and, in a git checkout or
+// snapshot, the commit and whether the tree has uncommitted changes. Git
+// sources are served from their snapshot only: never the network.
+func OpenTree(ctx context.Context, env Env, treeArg string, access TreeAccess) (contracts.TreeRef, error) {
+	_, conns, err := openProject(ctx, env)
+	if err != nil {
+		return contracts.TreeRef{}, err
+	}
+	var t treeTarget
+	switch {
+	case treeArg != "" && access.DeclaredOnly:
+		c, err := sources.Select(conns, treeArg, env.Dir)
+		if err != nil {
+			return contracts.TreeRef{}, err
+		}
+		t, err = connTarget(ctx, env, c)
+		if err != nil {
+			return contracts.TreeRef{}, err
+		}
+	case treeArg != "":
+		t, err = targetFor(ctx, env, conns, treeArg)
+	default:
+		t, err = defaultTarget(ctx, env, conns)
+	}
+	if err != nil {
+		return contracts.TreeRef{}, err
+	}
+	return openedRef(ctx, env, t, access)
+}
+
+// openedRef checks a git source's snapshot verdict and resolves the tree's
+// commit and dirtiness.
+func openedRef(ctx context.Context, env Env, t treeTarget, access TreeAccess) (contracts.TreeRef, error) {
+	if t.Snapshot != nil && !access.Unverified {
+		// A snapshot that sync rejected is not read as if it were valid.
+		if err := env.managed().RequireVerified(*t.Conn, t.Snapshot); err != nil {
+			return contracts.TreeRef{}, err
+		}
+	}
+	ref := contracts.TreeRef{Root: t.Root, Selector: t.selector()}
+	res, err := sources.ResolveDirectory(ctx, env.Git, t.Root)
+	if err != nil {
+		return contracts.TreeRef{}, err
+	}
+	if res.InGit() {
+		dirty := res.Dirty
+		ref.Head, ref.Dirty = res.Head, &dirty
+	}
+	return ref, nil
+}
+
+// OpenTrees opens every declared tree for a reader that covers them all
+// (search). A tree that cannot be opened, such as a git source never
+// synced, is skipped with the reason. With no declared tree it is the
+// tree at or above the command's directory.
+func OpenTrees(ctx context.Context, env Env) ([]contracts.TreeRef, []contracts.SkippedTree, error) {
+	_, conns, err := openProject(ctx, env)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(conns) == 0 {
+		ref, err := OpenTree(ctx, env, "", TreeAccess{})
+		if err != nil {
+			return nil, nil, err
+		}
+		return []contracts.TreeRef{ref}, nil, nil
+	}
+	var refs []contracts.TreeRef
+	var skipped []contracts.SkippedTree
+	for _, c := range conns {
+		t, err := connTarget(ctx, env, c)
+		var ref contracts.TreeRef
+		if err == nil {
+			ref, err = openedRef(ctx, env, t, TreeAccess{})
+		}
+		var ce *contracts.Error
+		switch {
+		case errors.As(err, &ce):
+			skipped = append(skipped, contracts.SkippedTree{Selector: c.Exact, Error: ce})
+		case err != nil:
+			return nil, nil, err
+		default:
+			refs = append(refs, ref)
+		}
+	}
+	return refs, skipped, nil
+}
+
+// ListTrees reports every declared source with where its content is, its
+// commit and dirtiness, and for a git source its last fetch on this
+// machine. A source that cannot be opened is listed with its error.
+func ListTrees(ctx context.Context, env Env) (*contracts.ListTreesResult, error) {
+	p, conns, err := openProject(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	res := &contracts.ListTreesResult{SchemaVersion: contracts.CLIVersion, Project: p.Ref(), Trees: []contracts.TreeListing{}}
+	for _, c := range conns {
+		ref := c.Ref()
+		l := contracts.TreeListing{Selector: ref.Selector, Exact: ref.Exact, Source: ref.Source}
+		if c.Source.Kind == contracts.SourceGit {
+			if rec, ok := env.managed().LastFetch(c.Source.Repository, c.Source.Ref); ok {
+				at := rec.At
+				l.LastSync = &at
+			}
+		}
+		t, err := connTarget(ctx, env, c)
+		var opened contracts.TreeRef
+		if err == nil {
+			opened, err = openedRef(ctx, env, t, TreeAccess{})
+		}
+		var ce *contracts.Error
+		switch {
+		case errors.As(err, &ce):
+			l.Error = ce
+		case err != nil:
+			return nil, err
+		default:
+			l.Root, l.Head, l.Dirty = opened.Root, opened.Head, opened.Dirty
+		}
+		res.Trees = append(res.Trees, l)
+	}
+	return res, nil
+}
