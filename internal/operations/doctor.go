@@ -32,6 +32,7 @@ func Doctor(ctx context.Context, env Env, req DoctorRequest) (*contracts.DoctorR
 	checkSkills(ctx, env, r)
 	checkSchedules(ctx, env, r)
 	checkState(ctx, env, r)
+	checkMCP(ctx, env, r)
 	return res, nil
 }
 
