@@ -54,6 +54,7 @@ type commands struct {
 
 	Cleanup cleanupCmd `cmd:"" help:"Scheduled cleanup by a coding agent: schedule, unschedule, list, status, run, logs."`
 	Skills  skillsCmd  `cmd:"" help:"Install, remove and list the agent skills (context-tree-*)."`
+	Export  exportCmd  `cmd:"" help:"Generated views of a tree: llms.txt and llms-full.txt, the .ctxfile envelope."`
 	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
 	Version versionCmd `cmd:"" help:"Print version and build information."`
 }
