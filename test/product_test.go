@@ -62,6 +62,9 @@ var jsonResultSchemas = map[string]string{
 	"cleanup status":     "cleanup-list",
 	"cleanup run":        "cleanup-run",
 	"cleanup logs":       "cleanup-logs",
+
+	"export llms":    "export-llms",
+	"export ctxfile": "export-ctxfile",
 }
 
 // gitContextTree is the product as a program (what git's hooks and

@@ -35,10 +35,11 @@ func RenderLLMS(docs []Document, o LLMSOptions) (*LLMS, error) {
 	index := renderIndex(docs, o)
 	out := &LLMS{Index: []byte(index), IndexTokens: o.Counter.Count(index)}
 	included, omitted := docs, []Document(nil)
-	if o.MaxTokens > 0 {
-		included, omitted = fitBudget(docs, o)
-	}
 	full, n := renderFull(included, omitted, o)
+	if o.MaxTokens > 0 && n > o.MaxTokens {
+		included, omitted = fitBudget(docs, o)
+		full, n = renderFull(included, omitted, o)
+	}
 	if o.MaxTokens > 0 && n > o.MaxTokens {
 		return nil, budgetTooSmall(o.MaxTokens, n)
 	}

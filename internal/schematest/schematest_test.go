@@ -37,7 +37,7 @@ func TestErrorEnvelopeMatchesSchema(t *testing.T) {
 }
 
 func TestSchemaListMatchesFiles(t *testing.T) {
-	want := []string{"cleanup-list", "cleanup-logs", "cleanup-run", "cleanup-schedule", "config", "connection", "connection-change", "document", "document-root", "error", "finding", "hooks", "init", "list", "read", "resolve", "schema-list", "session", "session-list", "session-prune", "skills-install", "skills-list", "skills-uninstall", "sync", "verify", "version"}
+	want := []string{"cleanup-list", "cleanup-logs", "cleanup-run", "cleanup-schedule", "config", "connection", "connection-change", "ctxfile", "document", "document-root", "error", "export-ctxfile", "export-llms", "finding", "hooks", "init", "list", "read", "resolve", "schema-list", "session", "session-list", "session-prune", "skills-install", "skills-list", "skills-uninstall", "sync", "verify", "version"}
 	got := contracts.SchemaNames()
 	for _, w := range want {
 		if _, ok := contracts.Schema(w); !ok {
