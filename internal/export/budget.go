@@ -12,33 +12,39 @@ import (
 // o.MaxTokens. Documents are offered breadth first (shallower before
 // deeper, tree order within a depth, member content after all the rest);
 // each one that still fits is taken, one that does not is left out and
-// named in the closing note. The estimate adds per-document section
-// counts; the rendered file is then counted exactly, and while it is over
-// the budget the last document taken is left out too. Nothing depends on
-// time or maps, so the same tree always gives the same file.
+// named in the closing note. Whether a document fits is estimated from
+// per-part counts, reserving the note as if every document not taken so
+// far were left out, so a later choice never invalidates an earlier one.
+// The rendered file is then counted exactly, and while it is over the
+// budget (token merges across part boundaries) the last document taken is
+// left out too. Nothing depends on time or maps' order, so the same tree
+// always gives the same file.
 func fitBudget(docs []Document, o LLMSOptions) (included, omitted []Document) {
 	offer := breadthFirst(docs)
-	base := o.Counter.Count(fullText(nil, nil, o, o.MaxTokens))
-	noteBase := o.Counter.Count(omittedNote(nil, o.MaxTokens)) + 4 // its counts' digits
-	used, noteCost := base, 0
+	used := o.Counter.Count(fullText(nil, nil, o, o.MaxTokens))
+	lines, all := 0, 0
+	cost := make(map[int]int, len(docs))
+	for _, d := range docs {
+		cost[d.Order] = afterLine(o.Counter, docSection(d))
+		lines += o.Counter.Count(noteLine(d))
+		all += d.Tokens
+	}
+	// The note's header with every count at its largest: an upper bound.
+	noteBase := o.Counter.Count(noteHeader(o.MaxTokens, len(docs)+10, all+10))
 	taken := make(map[int]bool, len(docs))
 	var takenOrder []Document
 	for _, d := range offer {
-		cost := o.Counter.Count(docSection(d))
-		note := noteCost
-		if note == 0 {
-			note = noteBase
+		line := o.Counter.Count(noteLine(d))
+		note := 0
+		if len(takenOrder) < len(offer)-1 { // something stays left out
+			note = noteBase + lines - line
 		}
-		if used+cost+note <= o.MaxTokens {
-			used += cost
+		if used+cost[d.Order]+note <= o.MaxTokens {
+			used += cost[d.Order]
+			lines -= line
 			taken[d.Order] = true
 			takenOrder = append(takenOrder, d)
-			continue
 		}
-		if noteCost == 0 {
-			noteCost = noteBase
-		}
-		noteCost += o.Counter.Count(noteLine(d))
 	}
 	for {
 		included, omitted = split(docs, taken)
@@ -82,11 +88,17 @@ func split(docs []Document, taken map[int]bool) (in, out []Document) {
 	return in, out
 }
 
+// afterLine counts s where it is always written: after a line's end, with
+// which its leading newlines merge into one token.
+func afterLine(c *Counter, s string) int {
+	return c.Count("x\n"+s) - c.Count("x\n")
+}
+
 func noteLine(d Document) string {
 	return fmt.Sprintf("- %s: %s (%d tokens)\n", d.Path, d.Title, d.Tokens)
 }
 
 func budgetTooSmall(max, need int) error {
-	return contracts.Errorf(contracts.CodeUsage, "--max-tokens %d is too small: llms-full.txt needs %d tokens without any document", max, need).
+	return contracts.Errorf(contracts.CodeUsage, "--max-tokens %d is too small: llms-full.txt needs %d tokens with every document left out", max, need).
 		WithDetails(map[string]any{"maxTokens": max, "minimumTokens": need})
 }

@@ -185,12 +185,16 @@ func omittedNote(omitted []Document, max int) string {
 		tokens += d.Tokens
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n---\n\nLeft out to stay within %d tokens (--max-tokens): %s of %d tokens. Read them in the tree or in llms.txt:\n\n",
-		max, plural(len(omitted), "document"), tokens)
+	b.WriteString(noteHeader(max, len(omitted), tokens))
 	for _, d := range omitted {
 		b.WriteString(noteLine(d))
 	}
 	return b.String()
+}
+
+func noteHeader(max, docs, tokens int) string {
+	return fmt.Sprintf("\n---\n\nLeft out to stay within %d tokens (--max-tokens): %s of %d tokens. Read them in the tree or in llms.txt:\n\n",
+		max, plural(docs, "document"), tokens)
 }
 
 func plural(n int, what string) string {
