@@ -1,7 +1,9 @@
 package export
 
 import (
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/redact"
@@ -38,23 +40,43 @@ func (d Document) Domain() string {
 
 // Prepare turns readable tree entries into documents: every text passes
 // the redactor (a second time, after the one every CLI output gets) and
-// the body is counted in c's tokens. Unreadable entries are returned apart.
+// the body is counted in c's tokens, on every core. Unreadable entries are
+// returned apart.
 func Prepare(entries []tree.Entry, c *Counter) (docs []Document, unreadable []tree.Entry) {
+	var readable []tree.Entry
 	for _, e := range entries {
 		if e.Unreadable != "" {
 			unreadable = append(unreadable, e)
-			continue
+		} else {
+			readable = append(readable, e)
 		}
-		title, n1 := redact.Counted(oneLine(e.Title))
-		desc, n2 := redact.Counted(oneLine(e.Description))
-		body, n3 := redact.Counted(trimBlankLines(e.Body))
-		docs = append(docs, Document{
-			Path: e.Path, Class: e.Class, Depth: e.Depth, Index: e.Index,
-			Title: title, Description: desc, Body: body,
-			Tokens: c.Count(body), Redactions: n1 + n2 + n3, Order: len(docs),
-		})
 	}
+	docs = make([]Document, len(readable))
+	workers := min(runtime.GOMAXPROCS(0), len(readable)/16+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(readable); i += workers {
+				docs[i] = prepare(readable[i], c)
+				docs[i].Order = i
+			}
+		}()
+	}
+	wg.Wait()
 	return docs, unreadable
+}
+
+func prepare(e tree.Entry, c *Counter) Document {
+	title, n1 := redact.Counted(oneLine(e.Title))
+	desc, n2 := redact.Counted(oneLine(e.Description))
+	body, n3 := redact.Counted(trimBlankLines(e.Body))
+	return Document{
+		Path: e.Path, Class: e.Class, Depth: e.Depth, Index: e.Index,
+		Title: title, Description: desc, Body: body,
+		Tokens: c.Count(body), Redactions: n1 + n2 + n3,
+	}
 }
 
 // trimBlankLines drops blank lines before the first text and trailing

@@ -2,6 +2,7 @@ package export
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -257,3 +258,22 @@ func paths(docs []Document) []string {
 }
 
 func asError(err error, target **contracts.Error) bool { return errors.As(err, target) }
+
+// TestPrepareInParallel: documents prepared on every core keep tree order
+// and equal the one-by-one result.
+func TestPrepareInParallel(t *testing.T) {
+	c := counter(t, "")
+	var entries []tree.Entry
+	for i := range 200 {
+		entries = append(entries, tree.Entry{Path: fmt.Sprintf("d%03d.md", i), Class: contracts.ClassNormal, Title: "T",
+			Body: strings.Repeat(fmt.Sprintf("word %d token=abcdef%06d\n", i, i), i%7+1)})
+	}
+	docs, _ := Prepare(entries, c)
+	for i, e := range entries {
+		want := prepare(e, c)
+		want.Order = i
+		if diff := cmp.Diff(want, docs[i]); diff != "" {
+			t.Fatalf("document %d (-want +got):\n%s", i, diff)
+		}
+	}
+}
