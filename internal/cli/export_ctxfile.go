@@ -13,7 +13,7 @@ import (
 type exportCtxfileCmd struct {
 	Selector string `arg:"" optional:"" name:"selector" help:"One tree: a declared source's selector or a tree directory (default: every declared tree)."`
 	Profile  string `name:"profile" enum:"repo-safe,full,custom" default:"repo-safe" help:"repo-safe (manifest, no bodies), full (adds document bodies), custom (sections from .ctxfile.json export.include)."`
-	Encoding string `name:"encoding" placeholder:"<name>" help:"Tokenizer vocabulary for token counts: o200k_base (default), cl100k_base, p50k_base, r50k_base."`
+	Encoding string `name:"encoding" placeholder:"<name>" help:"Tokenizer vocabulary for token counts: o200k_base (default) or cl100k_base."`
 	Stdout   bool   `name:"stdout" xor:"mode" help:"Print the envelope instead of writing it (with --json: inside the result, as envelope)."`
 	Check    bool   `name:"check" xor:"mode" help:"Write nothing; exit 1 when .ctxfile/context.json is stale compared with the trees (for CI and pre-commit)."`
 }

@@ -13,7 +13,7 @@ type exportLlmsCmd struct {
 	Selector  string `arg:"" optional:"" name:"selector" help:"The tree: a declared source's selector or a tree directory (default: as read chooses)."`
 	Out       string `short:"o" name:"output" placeholder:"<dir>" help:"Directory to write llms.txt and llms-full.txt to (default: the current directory); created if missing."`
 	BaseURL   string `name:"base-url" placeholder:"<url>" help:"Link documents under this published site instead of by relative path."`
-	Encoding  string `name:"encoding" placeholder:"<name>" help:"Tokenizer vocabulary for token counts: o200k_base (default), cl100k_base, p50k_base, r50k_base."`
+	Encoding  string `name:"encoding" placeholder:"<name>" help:"Tokenizer vocabulary for token counts: o200k_base (default) or cl100k_base."`
 	MaxTokens int    `name:"max-tokens" placeholder:"<n>" help:"Cap llms-full.txt at n tokens: whole documents, breadth first, member content last; a closing note names what was left out."`
 }
 

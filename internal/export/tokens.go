@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -19,9 +19,11 @@ import (
 // percent.
 const DefaultEncoding = "o200k_base"
 
-// encodings are the vocabularies --encoding accepts; all are embedded in
-// the binary, so counting never touches the network.
-var encodings = []string{"cl100k_base", "o200k_base", "p50k_base", "r50k_base"}
+// encodings are the vocabularies --encoding accepts, those of current
+// models. Each is embedded in the binary (counting never touches the
+// network) and costs its size: o200k_base and cl100k_base add 10 MB to the
+// binary; the GPT-3 era's p50k_base and r50k_base would add 2.5 MB more.
+var encodings = []string{"cl100k_base", "o200k_base"}
 
 // Encodings lists the accepted encoding names.
 func Encodings() []string { return slices.Clone(encodings) }
@@ -29,7 +31,7 @@ func Encodings() []string { return slices.Clone(encodings) }
 // Counter counts tokens with one encoding.
 type Counter struct {
 	Encoding string
-	codec    tokenizer.Codec
+	codec    *codec.Codec
 }
 
 // NewCounter returns a counter for an encoding name ("" is the default).
@@ -40,11 +42,16 @@ func NewCounter(encoding string) (*Counter, error) {
 	if !slices.Contains(encodings, encoding) {
 		return nil, contracts.Errorf(contracts.CodeUsage, "unknown encoding %q; use one of %s", encoding, strings.Join(encodings, ", "))
 	}
-	codec, err := tokenizer.Get(tokenizer.Encoding(encoding))
-	if err != nil {
-		return nil, contracts.Errorf(contracts.CodeInternal, "tokenizer %s: %v", encoding, err)
+	// The codecs are named one by one, not through tokenizer.Get, so the
+	// linker keeps only these vocabularies.
+	var c *codec.Codec
+	switch encoding {
+	case "cl100k_base":
+		c = codec.NewCl100kBase()
+	default:
+		c = codec.NewO200kBase()
 	}
-	return &Counter{Encoding: encoding, codec: codec}, nil
+	return &Counter{Encoding: encoding, codec: c}, nil
 }
 
 // Count is the number of tokens in s. Special-token text such as
