@@ -217,7 +217,7 @@ func writeCtxfile(projectRoot string, envelope contracts.CtxfileEnvelope, res *c
 		return nil, err
 	}
 	if old != nil && export.OnlyTimesDiffer(old, envelope) {
-		if err := json2Envelope(old, &envelope); err != nil {
+		if err := parseEnvelope(old, &envelope); err != nil {
 			return nil, err
 		}
 	}
@@ -257,7 +257,7 @@ func checkCtxfile(projectRoot string, envelope contracts.CtxfileEnvelope, res *c
 		if err != nil {
 			return nil, err
 		}
-		if json2Envelope(old, &prev) == nil && string(md) != export.RenderContextMD(prev) {
+		if parseEnvelope(old, &prev) == nil && string(md) != export.RenderContextMD(prev) {
 			res.Differences = append(res.Differences, ctxfileDir+"/"+ctxfileMD+" is not the render of "+ctxfileJSON)
 		}
 	}
@@ -266,7 +266,7 @@ func checkCtxfile(projectRoot string, envelope contracts.CtxfileEnvelope, res *c
 	return res, nil
 }
 
-func json2Envelope(data []byte, env *contracts.CtxfileEnvelope) error {
+func parseEnvelope(data []byte, env *contracts.CtxfileEnvelope) error {
 	if err := jsonUnmarshal(data, env); err != nil {
 		return contracts.Errorf(contracts.CodeIO, "cannot parse %s/%s: %v", ctxfileDir, ctxfileJSON, err)
 	}

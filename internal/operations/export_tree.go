@@ -17,7 +17,6 @@ import (
 
 // exportTree is one tree read for an export.
 type exportTree struct {
-	target     treeTarget
 	title      string // the root NODE.md's title
 	root       export.Document
 	docs       []export.Document
@@ -56,7 +55,7 @@ func readExportTree(t treeTarget, counter *export.Counter) (*exportTree, error) 
 		return nil, err
 	}
 	docs, unreadable := export.Prepare(entries, counter)
-	et := &exportTree{target: t, docs: docs, title: tree.DefaultTitle(t.Root)}
+	et := &exportTree{docs: docs, title: tree.DefaultTitle(t.Root)}
 	for _, e := range unreadable {
 		et.unreadable = append(et.unreadable, contracts.SkippedDocument{Path: e.Path, Reason: e.Unreadable})
 	}
