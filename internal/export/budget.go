@@ -95,7 +95,7 @@ func afterLine(c *Counter, s string) int {
 }
 
 func noteLine(d Document) string {
-	return fmt.Sprintf("- %s: %s (%d tokens)\n", d.Path, d.Title, d.Tokens)
+	return fmt.Sprintf("- %s: %s (%d tokens)\n", linePath(d.Path), d.Title, d.Tokens)
 }
 
 func budgetTooSmall(max, need int) error {

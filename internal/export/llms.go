@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // LLMSOptions says how to render llms.txt and llms-full.txt.
@@ -174,7 +176,7 @@ func fullText(included, omitted []Document, o LLMSOptions, total int) string {
 // docSection is one document of llms-full.txt, introduced by its path,
 // title and token count.
 func docSection(d Document) string {
-	s := fmt.Sprintf("\n---\n\nPath: %s\nTitle: %s\nTokens: %d\n", d.Path, d.Title, d.Tokens)
+	s := fmt.Sprintf("\n---\n\nPath: %s\nTitle: %s\nTokens: %d\n", linePath(d.Path), d.Title, d.Tokens)
 	if d.Body != "" {
 		s += "\n" + d.Body
 	}
@@ -198,6 +200,15 @@ func omittedNote(omitted []Document, max int) string {
 func noteHeader(max, docs, tokens int) string {
 	return fmt.Sprintf("\n---\n\nLeft out to stay within %d tokens (--max-tokens): %s of %d tokens. Read them in the tree or in llms.txt:\n\n",
 		max, plural(docs, "document"), tokens)
+}
+
+// linePath keeps a path on its line: one holding a control character (a
+// newline in a file name) is written Go-quoted, as verify prints it.
+func linePath(p string) string {
+	if strings.IndexFunc(p, unicode.IsControl) >= 0 {
+		return strconv.Quote(p)
+	}
+	return p
 }
 
 func plural(n int, what string) string {

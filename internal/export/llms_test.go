@@ -277,3 +277,12 @@ func TestPrepareInParallel(t *testing.T) {
 		}
 	}
 }
+
+func TestLinePath(t *testing.T) {
+	if got := linePath("a\nb.md"); got != `"a\nb.md"` {
+		t.Errorf("linePath = %s", got)
+	}
+	if got := linePath("a b.md"); got != "a b.md" {
+		t.Errorf("linePath = %s", got)
+	}
+}
