@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/redact"
 )
 
 // knownSections are the convention's section names, in the order an
@@ -126,6 +127,8 @@ func Timestamp(t time.Time) string {
 
 // MarshalEnvelope is the envelope as context.json: two-space indentation,
 // a final newline, and no HTML escaping, so Markdown bodies read as written.
+// Every string passes the redactor, paths, branch and names included (the
+// documents' texts already did, and were counted, in Prepare).
 func MarshalEnvelope(env contracts.CtxfileEnvelope) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -134,5 +137,5 @@ func MarshalEnvelope(env contracts.CtxfileEnvelope) ([]byte, error) {
 	if err := enc.Encode(env); err != nil {
 		return nil, fmt.Errorf("encode the ctxfile envelope: %w", err)
 	}
-	return buf.Bytes(), nil
+	return redact.JSON(buf.Bytes()), nil
 }

@@ -5,14 +5,19 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/redact"
 )
 
 // DerivedNotice opens context.md: the render is never authoritative.
 const DerivedNotice = "<!-- Derived from .ctxfile/context.json by `git context-tree export ctxfile`; never authoritative, never edit it. Agents: read context.json. -->"
 
 // RenderContextMD is .ctxfile/context.md, a human-readable render of the
-// envelope and nothing else.
+// envelope and nothing else, redacted like it.
 func RenderContextMD(env contracts.CtxfileEnvelope) string {
+	return redact.String(renderContextMD(env))
+}
+
+func renderContextMD(env contracts.CtxfileEnvelope) string {
 	var b strings.Builder
 	b.WriteString(DerivedNotice + "\n\n")
 	fmt.Fprintf(&b, "# Agent context: %s\n\n", env.RootName)

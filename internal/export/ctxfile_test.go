@@ -206,3 +206,23 @@ func TestDifferences(t *testing.T) {
 		t.Errorf("garbage: %v", d)
 	}
 }
+
+// TestEnvelopeRedactsEveryString: not only document texts, also names the
+// export does not read from documents (a branch, a path).
+func TestEnvelopeRedactsEveryString(t *testing.T) {
+	in := envelopeInput(t, contracts.ProfileRepoSafe)
+	branch := "wip DB_PASSWORD=Zq8xW3rT9vLp2Kd7mN4s"
+	in.GitState.Branch = &branch
+	in.Trees[0].Prefix = "docs/api_key=Zq8xW3rT9vLp2Kd7mN4s"
+	env := Envelope(in)
+	data, err := MarshalEnvelope(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := RenderContextMD(env)
+	for what, text := range map[string]string{"context.json": string(data), "context.md": md} {
+		if strings.Contains(text, "Zq8xW3rT9vLp2Kd7mN4s") {
+			t.Errorf("%s leaks the secret:\n%s", what, text)
+		}
+	}
+}

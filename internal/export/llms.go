@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/git-context-tree/git-context-tree/internal/redact"
 )
 
 // LLMSOptions says how to render llms.txt and llms-full.txt.
@@ -34,7 +36,7 @@ type LLMS struct {
 // RenderLLMS renders both files from docs in tree order (Order).
 func RenderLLMS(docs []Document, o LLMSOptions) (*LLMS, error) {
 	docs = ExportOrder(docs)
-	index := renderIndex(docs, o)
+	index := redact.String(renderIndex(docs, o)) // paths and links too
 	out := &LLMS{Index: []byte(index), IndexTokens: o.Counter.Count(index)}
 	included, omitted := docs, []Document(nil)
 	full, n := renderFull(included, omitted, o)
@@ -203,12 +205,13 @@ func noteHeader(max, docs, tokens int) string {
 }
 
 // linePath keeps a path on its line: one holding a control character (a
-// newline in a file name) is written Go-quoted, as verify prints it.
+// newline in a file name) is written Go-quoted, as verify prints it. Like
+// every exported text it passes the redactor.
 func linePath(p string) string {
 	if strings.IndexFunc(p, unicode.IsControl) >= 0 {
-		return strconv.Quote(p)
+		p = strconv.Quote(p)
 	}
-	return p
+	return redact.String(p)
 }
 
 func plural(n int, what string) string {
