@@ -139,3 +139,18 @@ func MarshalEnvelope(env contracts.CtxfileEnvelope) ([]byte, error) {
 	}
 	return redact.JSON(buf.Bytes()), nil
 }
+
+// Redacted is the envelope as context.json holds it: every string
+// redacted. Comparisons and the render start from it, so what is compared
+// or rendered is what was written.
+func Redacted(env contracts.CtxfileEnvelope) (contracts.CtxfileEnvelope, error) {
+	data, err := MarshalEnvelope(env)
+	if err != nil {
+		return env, err
+	}
+	var out contracts.CtxfileEnvelope
+	if err := json.Unmarshal(data, &out); err != nil {
+		return env, fmt.Errorf("decode the redacted ctxfile envelope: %w", err)
+	}
+	return out, nil
+}

@@ -50,6 +50,9 @@ func stableTrees(ts []contracts.CtxfileTree) []contracts.CtxfileTree {
 
 // keyFileDifferences names each document added, removed or changed.
 func keyFileDifferences(prev, fresh []contracts.CtxfileKeyFile) []string {
+	if reflect.DeepEqual(prev, fresh) {
+		return nil
+	}
 	key := func(k contracts.CtxfileKeyFile) string { return k.Tree + "\x00" + k.Path }
 	old := make(map[string]contracts.CtxfileKeyFile, len(prev))
 	for _, k := range prev {

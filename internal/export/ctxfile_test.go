@@ -225,4 +225,15 @@ func TestEnvelopeRedactsEveryString(t *testing.T) {
 			t.Errorf("%s leaks the secret:\n%s", what, text)
 		}
 	}
+	// What was written is fresh against the same trees, read again.
+	red, err := Redacted(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := Differences(data, red); len(d) != 0 {
+		t.Errorf("a redacted envelope is stale against itself: %v", d)
+	}
+	if RenderContextMD(red) != md {
+		t.Errorf("the render of the written envelope differs from the one written")
+	}
 }

@@ -92,7 +92,10 @@ func ExportCtxfile(ctx context.Context, env Env, req CtxfileRequest) (*contracts
 	if req.Profile == contracts.ProfileFull {
 		res.Warnings = append(res.Warnings, FullProfileWarning)
 	}
-	envelope := export.Envelope(in)
+	envelope, err := export.Redacted(export.Envelope(in))
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case req.Stdout:
 		res.Envelope = &envelope
