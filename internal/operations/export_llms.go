@@ -11,6 +11,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 	"github.com/git-context-tree/git-context-tree/internal/export"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // LLMSRequest is `export llms`.
@@ -46,10 +47,9 @@ func ExportLLMS(ctx context.Context, env Env, req LLMSRequest) (*contracts.Expor
 	if err != nil {
 		return nil, err
 	}
-	out, err := outputDir(env.Abs(orDefault(req.OutDir, ".")))
-	if err != nil {
-		return nil, err
-	}
+	// Links are computed between real paths; the directory is created only
+	// once there is something to write.
+	out := tree.RealPath(env.Abs(orDefault(req.OutDir, ".")))
 	link, err := llmsLink(req.BaseURL, out, t)
 	if err != nil {
 		return nil, err
@@ -63,6 +63,9 @@ func ExportLLMS(ctx context.Context, env Env, req LLMSRequest) (*contracts.Expor
 	ref, err := treeRef(ctx, env, t)
 	if err != nil {
 		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", out, unwrapPath(err))
 	}
 	res := &contracts.ExportLLMSResult{
 		SchemaVersion: contracts.CLIVersion, Tree: ref, OutputDir: out, Encoding: counter.Encoding,
@@ -139,19 +142,6 @@ func llmsLink(baseURL, out string, t treeTarget) (func(string) string, error) {
 		return export.RelativeLink(""), nil
 	}
 	return export.RelativeLink(filepath.ToSlash(rel) + "/"), nil
-}
-
-// outputDir creates the output directory if needed and returns its real
-// path, so relative links are computed between real paths.
-func outputDir(dir string) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", dir, unwrapPath(err))
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return "", contracts.Errorf(contracts.CodeIO, "cannot resolve %s: %v", dir, unwrapPath(err))
-	}
-	return real, nil
 }
 
 // writeExport replaces one generated file atomically, leaving a file that
