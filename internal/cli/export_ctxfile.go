@@ -72,9 +72,11 @@ func (c *Context) printExportCtxfile(r *contracts.ExportCtxfileResult) {
 		}
 		return
 	}
-	state := "Wrote"
-	if len(r.Files) > 0 && r.Files[0].Unchanged {
-		state = "Kept (unchanged)"
+	state := "Kept (unchanged)"
+	for _, f := range r.Files {
+		if !f.Unchanged {
+			state = "Wrote"
+		}
 	}
 	fmt.Fprintf(w, "%s .ctxfile/context.json and .ctxfile/context.md in %s: profile %s, %s, %d tokens (%s), %s\n",
 		state, c.display(r.ProjectRoot), r.Profile, countOf(r.Documents, "document"), r.Tokens, r.Encoding, countOf(r.Redactions, "redaction"))
