@@ -66,10 +66,12 @@ var jsonResultSchemas = map[string]string{
 	"cleanup run":        "cleanup-run",
 	"cleanup logs":       "cleanup-logs",
 
-	"doctor": "doctor",
-	"mcp config": "mcp-config",
-	"mcp":        "", // serves JSON-RPC on stdio, not a --json result
-	"mcp serve":  "",
+	"doctor":         "doctor",
+	"mcp config":     "mcp-config",
+	"mcp":            "", // serves JSON-RPC on stdio, not a --json result
+	"mcp serve":      "",
+	"export llms":    "export-llms",
+	"export ctxfile": "export-ctxfile",
 }
 
 // gitContextTree is the product as a program (what git's hooks and

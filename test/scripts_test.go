@@ -25,6 +25,7 @@
 //	hardlink <old> <new>                     a second name for a file
 //	cptree <src> <dst>                       copy a directory tree
 //	envfile <VAR> <file|stdout>              set VAR to a file's first line
+//	jsonschema <file|stdout> <schema>        validate against a contract schema
 package test
 
 import (
@@ -130,6 +131,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"hardlink":         cmdHardlink,
 	"cptree":           cmdCptree,
 	"envfile":          cmdEnvFile,
+	"jsonschema":       cmdJSONSchema,
 }
 
 func noNeg(ts *testscript.TestScript, neg bool, name string) {
@@ -194,6 +196,26 @@ func cmdJSONLen(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if strconv.Itoa(n) != args[2] {
 		ts.Fatalf("jsonlen: %s has %d elements; want %s: %s", args[1], n, args[2], compact(got))
+	}
+}
+
+// cmdJSONSchema: `jsonschema <file> <name>` asserts the file is valid
+// against the named contract schema (`git context-tree schema <name>`), for
+// JSON the product writes to files rather than prints.
+func cmdJSONSchema(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: jsonschema <file> <schema>")
+	}
+	v, err := validator()
+	if err != nil {
+		ts.Fatalf("jsonschema: %v", err)
+	}
+	err = v.Validate(args[1], []byte(ts.ReadFile(args[0])))
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("jsonschema: %s does not match schema %s: %v", args[0], args[1], err)
+	case err == nil && neg:
+		ts.Fatalf("jsonschema: %s matches schema %s", args[0], args[1])
 	}
 }
 

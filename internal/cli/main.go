@@ -58,6 +58,7 @@ type commands struct {
 	Skills  skillsCmd  `cmd:"" help:"Install, remove and list the agent skills (context-tree-*)."`
 	Doctor  doctorCmd  `cmd:"" help:"Check this machine's and this project's setup; print the fix for each problem."`
 	MCP     mcpCmd     `cmd:"" name:"mcp" help:"Serve the trees read-only over the Model Context Protocol (stdio); configure hosts."`
+	Export  exportCmd  `cmd:"" help:"Generated views of a tree: llms.txt and llms-full.txt, the .ctxfile envelope."`
 	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
 	Version versionCmd `cmd:"" help:"Print version and build information."`
 	Man     manCmd     `cmd:"" help:"Print the man page, or install it (--install) so that git context-tree --help opens it."`

@@ -1,0 +1,76 @@
+package contracts
+
+// Export error codes.
+const (
+	// CodeCtxfileConfigInvalid: .ctxfile.json cannot be read or its
+	// export.include names an unknown section.
+	CodeCtxfileConfigInvalid ErrorCode = "CTXFILE_CONFIG_INVALID"
+)
+
+// ExportFile is one file an export wrote (or, with --check, compared).
+type ExportFile struct {
+	Path   string `json:"path"` // absolute
+	Bytes  int    `json:"bytes"`
+	Tokens int    `json:"tokens,omitempty"`
+	// Unchanged: the file already held these bytes (or, for context.json,
+	// differed only in generated_at) and was left alone.
+	Unchanged bool `json:"unchanged,omitempty"`
+}
+
+// ExportedDocument is one document of an export.
+type ExportedDocument struct {
+	Path       string `json:"path"` // tree-relative
+	Title      string `json:"title"`
+	Class      Class  `json:"class"`
+	Tokens     int    `json:"tokens"`
+	Redactions int    `json:"redactions"`
+	// Included is false for a document --max-tokens left out of
+	// llms-full.txt.
+	Included bool `json:"included"`
+}
+
+// SkippedDocument is a document an export could not read.
+type SkippedDocument struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// ExportLLMSResult is the result of `export llms`.
+type ExportLLMSResult struct {
+	SchemaVersion int                `json:"schemaVersion"`
+	Tree          TreeRef            `json:"tree"`
+	OutputDir     string             `json:"outputDir"`
+	Encoding      string             `json:"encoding"`
+	BaseURL       string             `json:"baseUrl,omitempty"`
+	MaxTokens     int                `json:"maxTokens,omitempty"`
+	Files         []ExportFile       `json:"files"`
+	TotalTokens   int                `json:"totalTokens"` // of llms-full.txt
+	Documents     []ExportedDocument `json:"documents"`
+	Omitted       []string           `json:"omitted,omitempty"`
+	Skipped       []SkippedDocument  `json:"skipped,omitempty"`
+}
+
+// ExportCtxfileResult is the result of `export ctxfile`. With --check,
+// Fresh says whether the file on disk matches the trees (exit 1 when not);
+// with --stdout, Envelope carries the envelope instead of Files.
+type ExportCtxfileResult struct {
+	SchemaVersion int               `json:"schemaVersion"`
+	ProjectRoot   string            `json:"projectRoot"`
+	Profile       string            `json:"profile"`
+	Encoding      string            `json:"encoding"`
+	Sections      []string          `json:"sections"`
+	Trees         []TreeRef         `json:"trees"`
+	Documents     int               `json:"documents"`
+	Tokens        int               `json:"tokens"`
+	Redactions    int               `json:"redactions"`
+	Files         []ExportFile      `json:"files,omitempty"`
+	Check         bool              `json:"check,omitempty"`
+	Fresh         *bool             `json:"fresh,omitempty"`
+	Differences   []string          `json:"differences,omitempty"`
+	Warnings      []string          `json:"warnings,omitempty"`
+	Skipped       []SkippedDocument `json:"skipped,omitempty"`
+	Envelope      *CtxfileEnvelope  `json:"envelope,omitempty"`
+}
+
+// ExitCode is 1 when --check found the envelope stale.
+func (r *ExportCtxfileResult) ExitCode() int { return exitIf(r.Fresh != nil && !*r.Fresh) }
