@@ -58,8 +58,8 @@ func TestListOnTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatalf("list in a pipe: %v", err)
 	}
-	want := "context\tdirectory\t" + filepath.Join(real, "docs/context") + "\tdocs/context\n" +
-		"handbook\tdirectory\t" + filepath.Join(real, "handbook") + "\thandbook\n"
+	want := "context\tdirectory\t" + filepath.Join(real, "docs/context") + "\tdocs/context\t-\n" +
+		"handbook\tdirectory\t" + filepath.Join(real, "handbook") + "\thandbook\t-\n"
 	if string(piped) != want {
 		t.Errorf("list in a pipe =\n%q\nwant\n%q", piped, want)
 	}
