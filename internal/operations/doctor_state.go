@@ -38,7 +38,7 @@ func checkState(ctx context.Context, env Env, r *doctorReport) {
 		r.ok(area, "state.locks", "no locks left by exited processes")
 	}
 	checkSessions(ctx, env, r)
-	caches, snaps, worktrees := dirSize(filepath.Join(root, "repos")), dirSize(filepath.Join(root, "snapshots")), dirSize(filepath.Join(root, "worktrees"))
+	caches, snaps, worktrees := sources.DirSize(filepath.Join(root, "repos")), sources.DirSize(filepath.Join(root, "snapshots")), sources.DirSize(filepath.Join(root, "worktrees"))
 	msg := fmt.Sprintf("caches %s, snapshots %s, session worktrees %s", humanBytes(caches), humanBytes(snaps), humanBytes(worktrees))
 	if repos, err := env.managed().CachedRepositories(); err == nil {
 		n := 0
@@ -159,20 +159,6 @@ func doctorFix(ctx context.Context, env Env) ([]contracts.DoctorFix, error) {
 		}
 	}
 	return fixed, nil
-}
-
-// dirSize is the bytes of the regular files below dir (0 when absent).
-func dirSize(dir string) int64 {
-	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }
 
 func humanBytes(n int64) string {

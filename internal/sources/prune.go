@@ -134,7 +134,7 @@ func (m *Managed) Prune(ctx context.Context, repository string, opts PruneOption
 		rep.Skipped = true
 		return rep, nil
 	}
-	cacheBefore := dirSize(cache)
+	cacheBefore := DirSize(cache)
 	for _, e := range old {
 		commit := e.Name()
 		if opts.Pinned[commit] || usedWithin(e, opts.Now, opts.Grace) {
@@ -158,7 +158,7 @@ func (m *Managed) Prune(ctx context.Context, repository string, opts PruneOption
 	if err := m.Git.GCAuto(ctx, cache); err != nil {
 		return rep, gitError(err)
 	}
-	if after := dirSize(cache); after < cacheBefore {
+	if after := DirSize(cache); after < cacheBefore {
 		rep.BytesFreed += cacheBefore - after
 	}
 	return rep, nil
@@ -196,7 +196,7 @@ func removeSnapshot(dir, commit string) (int64, error) {
 		os.Remove(trash)
 		return 0, contracts.Errorf(contracts.CodeIO, "cannot move snapshot %s aside: %v", path, err)
 	}
-	freed := dirSize(trash)
+	freed := DirSize(trash)
 	if err := os.RemoveAll(trash); err != nil {
 		return freed, contracts.Errorf(contracts.CodeIO, "cannot delete snapshot %s: %v", aside, err)
 	}
@@ -237,9 +237,9 @@ func removeFile(path string) int64 {
 	return fi.Size()
 }
 
-// dirSize is the bytes of the regular files below dir (symlinks not
+// DirSize is the bytes of the regular files below dir (symlinks not
 // followed), as pruning reports them.
-func dirSize(dir string) int64 {
+func DirSize(dir string) int64 {
 	var n int64
 	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
