@@ -51,21 +51,7 @@ func (c *Context) printPrune(w io.Writer, r *contracts.GCReport) {
 		if repo.Kept > 0 {
 			line += fmt.Sprintf(" (%d old kept: in use or used recently)", repo.Kept)
 		}
-		fmt.Fprintf(w, "%s\tfreed %s\n", line, humanBytes(repo.BytesFreed))
+		fmt.Fprintf(w, "%s\tfreed %s\n", line, operations.HumanBytes(repo.BytesFreed))
 	}
-	fmt.Fprintf(w, "pruned %d %s, freed %s\n", r.SnapshotsRemoved, plural(r.SnapshotsRemoved, "snapshot"), humanBytes(r.BytesFreed))
-}
-
-// humanBytes is a byte count for people: 512 B, 3.4 KiB, 12.0 MiB.
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+	fmt.Fprintf(w, "pruned %d %s, freed %s\n", r.SnapshotsRemoved, plural(r.SnapshotsRemoved, "snapshot"), operations.HumanBytes(r.BytesFreed))
 }

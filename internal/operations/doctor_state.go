@@ -39,7 +39,7 @@ func checkState(ctx context.Context, env Env, r *doctorReport) {
 	}
 	checkSessions(ctx, env, r)
 	caches, snaps, worktrees := sources.DirSize(filepath.Join(root, "repos")), sources.DirSize(filepath.Join(root, "snapshots")), sources.DirSize(filepath.Join(root, "worktrees"))
-	msg := fmt.Sprintf("caches %s, snapshots %s, session worktrees %s", humanBytes(caches), humanBytes(snaps), humanBytes(worktrees))
+	msg := fmt.Sprintf("caches %s, snapshots %s, session worktrees %s", HumanBytes(caches), HumanBytes(snaps), HumanBytes(worktrees))
 	if repos, err := env.managed().CachedRepositories(); err == nil {
 		n := 0
 		for _, repo := range repos {
@@ -159,17 +159,4 @@ func doctorFix(ctx context.Context, env Env) ([]contracts.DoctorFix, error) {
 		}
 	}
 	return fixed, nil
-}
-
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

@@ -1,4 +1,4 @@
-package cli
+package operations
 
 import "testing"
 
@@ -7,8 +7,8 @@ func TestHumanBytes(t *testing.T) {
 		0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB",
 		5 << 20: "5.0 MiB", 3 << 30: "3.0 GiB", 2 << 40: "2.0 TiB",
 	} {
-		if got := humanBytes(n); got != want {
-			t.Errorf("humanBytes(%d) = %q, want %q", n, got, want)
+		if got := HumanBytes(n); got != want {
+			t.Errorf("HumanBytes(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
