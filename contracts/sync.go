@@ -23,6 +23,14 @@ type SyncEntry struct {
 	Repository *RepositoryState `json:"repository,omitempty"`
 	Dirty      *bool            `json:"dirty,omitempty"`
 	Error      *Error           `json:"error,omitempty"`
+
+	// A git source's entry also says what the sync changed (issue 14).
+	PreviousCommit *string  `json:"previousCommit"` // the branch's cached commit before (null: none)
+	Changed        bool     `json:"changed"`        // the commit differs from previousCommit
+	ChangedFiles   *int     `json:"changedFiles"`   // files of the subtree that changed (null: unknown or unchanged)
+	FetchedAt      *string  `json:"fetchedAt"`      // the branch's last successful fetch (null: unknown)
+	Offline        bool     `json:"offline"`        // cached data only, nothing fetched
+	Notes          []string `json:"notes,omitempty"`
 }
 
 // MarshalJSON writes exactly the keys of the entry's shape, so that a
@@ -35,13 +43,26 @@ func (e SyncEntry) MarshalJSON() ([]byte, error) {
 			Error      *Error        `json:"error"`
 		}{e.OK, e.Connection, e.Error})
 	}
-	return json.Marshal(struct {
+	type common struct {
 		OK         bool             `json:"ok"`
 		Connection ConnectionRef    `json:"connection"`
 		TreeRoot   string           `json:"treeRoot"`
 		Repository *RepositoryState `json:"repository"`
 		Dirty      *bool            `json:"dirty"`
-	}{e.OK, e.Connection, e.TreeRoot, e.Repository, e.Dirty})
+	}
+	c := common{e.OK, e.Connection, e.TreeRoot, e.Repository, e.Dirty}
+	if e.Repository == nil || e.Repository.Repository == "" {
+		return json.Marshal(c)
+	}
+	return json.Marshal(struct {
+		common
+		PreviousCommit *string  `json:"previousCommit"`
+		Changed        bool     `json:"changed"`
+		ChangedFiles   *int     `json:"changedFiles"`
+		FetchedAt      *string  `json:"fetchedAt"`
+		Offline        bool     `json:"offline"`
+		Notes          []string `json:"notes,omitempty"`
+	}{c, e.PreviousCommit, e.Changed, e.ChangedFiles, e.FetchedAt, e.Offline, e.Notes})
 }
 
 // RepositoryState is the repository a tree was resolved from. For a git

@@ -75,7 +75,12 @@ const gitConfig = `[user]
 	autocrlf = false
 [advice]
 	detachedHead = false
+[uploadpack]
+	allowFilter = true
 `
+
+// The local "GitHub" serves partial clones, as GitHub does: caches are
+// then filtered, and a script tests the fallback by turning filters off.
 
 // setup gives each script a private HOME and machine state, git with a
 // fixed identity and dates and no system configuration, and $REPO_ROOT

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
@@ -17,44 +20,123 @@ func (cmd *syncCmd) Help() string {
 	return `Fetches exactly the declared branch of each git source into the machine's
 repository cache (~/.context-tree/repos, one per repository) and checks the
 fetched commit out as a detached snapshot (~/.context-tree/snapshots/<owner>/
-<repo>/<commit>), which verify, read and resolve then use. Directory sources
-are resolved and reported too. --offline uses the cached branch and fails a
-source that was never fetched (CACHE_MISSING). One source's failure does not
-stop the others; exit 1 when any failed. Host git supplies authentication.
---prune then removes old snapshots of the synced repositories (see gc).`
+<repo>/<commit>), which verify, read and resolve then use. Caches are
+partial clones and snapshots sparse checkouts: only the blobs of declared
+subtrees are downloaded and checked out (a server without partial clone
+support sends everything once, and sync says so). Directory sources are
+resolved and reported too. Each source's line says what changed: updated
+<old> → <new> (N files in <subtree>), unchanged, or failed CODE: message;
+--json adds previousCommit, changed and changedFiles. On a terminal, git's
+fetch progress is shown on stderr. --offline uses the cached branch, says
+how old it is, and fails a source that was never fetched (CACHE_MISSING).
+One source's failure does not stop the others; exit 1 when any failed.
+Host git supplies authentication. --prune then removes old snapshots of the
+synced repositories (see gc).`
 }
 
 func (cmd *syncCmd) Run(c *Context) error {
+	env := c.Env
+	if !c.JSON && isTerminal(c.Stderr) {
+		p := newProgress(c.Stderr)
+		defer p.done()
+		env.Progress = p.forRepository
+	}
 	sync := operations.Sync
 	if cmd.Prune {
 		sync = operations.SyncPruned
 	}
-	res, err := sync(c, c.Env, cmd.Selectors, cmd.Offline)
+	res, err := sync(c, env, cmd.Selectors, cmd.Offline)
 	if err != nil {
 		return err
 	}
-	return c.report(res, func() { c.printSync(res); c.printPrune(c.Stderr, res.Prune) })
+	return c.report(res, func() { c.printSync(res, cmd.Offline, time.Now()); c.printPrune(c.Stderr, res.Prune) })
 }
 
-func (c *Context) printSync(res *contracts.SyncResult) {
+// printSync prints one line per source: selector, what happened, tree
+// root; aligned on a terminal, tab-separated otherwise. Notes (a server
+// without partial clones) and the offline summary go to stderr.
+func (c *Context) printSync(res *contracts.SyncResult, offline bool, now time.Time) {
+	var w io.Writer = c.Stdout
+	var tw *tabwriter.Writer
+	if isTerminal(c.Stdout) {
+		tw = tabwriter.NewWriter(c.Stdout, 0, 8, 2, ' ', 0)
+		w = tw
+	}
 	for _, e := range res.Connections {
 		if !e.OK {
-			fmt.Fprintf(c.Stdout, "%s\terror %s: %s\n", quote(e.Connection.Exact), e.Error.Code, e.Error.Message)
+			fmt.Fprintf(w, "%s\tfailed %s: %s\n", quote(e.Connection.Exact), e.Error.Code, e.Error.Message)
 			if findings, ok := e.Error.Details["findings"].([]contracts.Finding); ok {
 				root, _ := e.Error.Details["root"].(string)
 				for _, f := range findings {
-					fmt.Fprintf(c.Stdout, "\t%s\n", c.findingLine(root, f))
+					fmt.Fprintf(w, "\t%s\n", c.findingLine(root, f))
 				}
 			}
 			continue
 		}
-		line := fmt.Sprintf("%s\t%s", quote(e.Connection.Exact), quote(e.TreeRoot))
-		if r := e.Repository; r != nil && r.Commit != "" {
-			line += fmt.Sprintf("\t%.12s", r.Commit)
+		fmt.Fprintf(w, "%s\t%s\t%s\n", quote(e.Connection.Exact), syncStatus(e, now), quote(e.TreeRoot))
+	}
+	if tw != nil {
+		tw.Flush()
+	}
+	for _, e := range res.Connections {
+		for _, n := range e.Notes {
+			fmt.Fprintf(c.Stderr, "note: %s\n", n)
+		}
+	}
+	if offline {
+		fmt.Fprintln(c.Stderr, "Offline: used cached data only; nothing was fetched.")
+	}
+}
+
+// syncStatus says what sync did to one source.
+func syncStatus(e contracts.SyncEntry, now time.Time) string {
+	r := e.Repository
+	switch {
+	case r == nil:
+		return "directory (not in git)"
+	case r.Repository == "":
+		s := "directory at " + short(r.Commit)
+		if r.Commit == "" {
+			s = "directory (no commit yet)"
 		}
 		if e.Dirty != nil && *e.Dirty {
-			line += "\tdirty"
+			s += ", dirty"
 		}
-		fmt.Fprintln(c.Stdout, line)
+		return s
 	}
+	var s string
+	switch {
+	case e.Offline:
+		s = "cached " + short(r.Commit) + ", " + fetchedAgo(e.FetchedAt, now)
+	case e.PreviousCommit == nil:
+		s = "new " + short(r.Commit)
+	case !e.Changed:
+		s = "unchanged " + short(r.Commit)
+	default:
+		s = "updated " + short(*e.PreviousCommit) + " → " + short(r.Commit)
+		if e.ChangedFiles != nil {
+			s += fmt.Sprintf(" (%d %s in %s)", *e.ChangedFiles, plural(*e.ChangedFiles, "file"), r.Subtree)
+		}
+	}
+	return s
+}
+
+// fetchedAgo is how old cached data is.
+func fetchedAgo(at *string, now time.Time) string {
+	if at == nil {
+		return "never fetched by this version"
+	}
+	t, err := time.Parse(time.RFC3339, *at)
+	if err != nil {
+		return "fetched at an unknown time"
+	}
+	return "fetched " + ago(now.Sub(t)) + " ago"
+}
+
+// short is a commit as people quote it.
+func short(commit string) string {
+	if len(commit) > 7 {
+		return commit[:7]
+	}
+	return commit
 }

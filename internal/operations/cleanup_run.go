@@ -345,6 +345,12 @@ func (r *cleanupRun) inspect(ctx context.Context, s *contracts.Session) (changed
 		return false, nil, "cannot read the session's changes: " + git.Summary(err)
 	}
 	bad = append(bad, c.ignored...)
+	// Files put outside a sparse session's subtree are invisible to git.
+	stray, err := addStray(s, c, nil)
+	if err != nil {
+		return false, nil, "cannot read the session's changes: " + err.Error()
+	}
+	bad = append(bad, stray...)
 	for _, ch := range changes {
 		if !cleanupEditable(s, ch) {
 			bad = append(bad, ch.Path)

@@ -4,6 +4,7 @@
 package operations
 
 import (
+	"io"
 	"path/filepath"
 	"time"
 
@@ -21,11 +22,14 @@ type Env struct {
 	// LockWait is how long to wait for a lock held by a live process
 	// before failing with LOCK_HELD.
 	LockWait time.Duration
+	// Progress, when set, is where git's fetch progress for a repository
+	// goes (sync on a terminal); nil fetches quietly.
+	Progress func(repository string) io.Writer
 }
 
 // managed is the machine's git source maintenance.
 func (e Env) managed() *sources.Managed {
-	return &sources.Managed{Home: e.Home, Git: e.Git, LockWait: e.LockWait}
+	return &sources.Managed{Home: e.Home, Git: e.Git, LockWait: e.LockWait, Progress: e.Progress}
 }
 
 // Abs resolves a user-supplied path against the command's directory.

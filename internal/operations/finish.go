@@ -225,6 +225,9 @@ func checkCapture(ctx context.Context, env Env, objects *git.Batch, s *contracts
 	if err != nil {
 		return err
 	}
+	if outside, err = addStray(s, c, outside); err != nil {
+		return err
+	}
 	if err := checkIgnored(s, c, outside, req.IncludeIgnored); err != nil {
 		return err
 	}
@@ -432,7 +435,7 @@ func originRepository(origin string) string {
 // recordPublished makes the published commit the git source's current
 // snapshot, as a sync would find it.
 func recordPublished(ctx context.Context, env Env, s *contracts.Session) error {
-	return env.managed().RecordPublished(ctx, originRepository(s.Repository.Origin), s.TargetBranch, s.Commit)
+	return env.managed().RecordPublished(ctx, originRepository(s.Repository.Origin), s.TargetBranch, s.Subtree, s.Commit)
 }
 
 func refuse(s *contracts.Session, code contracts.ErrorCode, why string, paths []string) error {

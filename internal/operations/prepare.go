@@ -101,6 +101,10 @@ func addSessionWorktree(ctx context.Context, env Env, s *contracts.Session) erro
 		undo()
 		return err
 	}
+	if err := initSparseSession(ctx, env, s); err != nil {
+		undo()
+		return err
+	}
 	if err := env.Git.ResetHard(ctx, git.WorkTree{GitDir: gitDir, Dir: s.Worktree}); err != nil {
 		undo()
 		return err

@@ -32,7 +32,7 @@ func syncBeforePrepare(ctx context.Context, env Env, c sources.Connection) error
 	if c.Source.Kind != contracts.SourceGit {
 		return nil
 	}
-	_, err := syncOne(ctx, env, c, false)
+	_, err := syncOne(ctx, env, c, sources.SyncOptions{})
 	var ce *contracts.Error
 	if errors.As(err, &ce) && (ce.Code == contracts.CodeTreeInvalid || ce.Code == contracts.CodeNotATree) {
 		return nil

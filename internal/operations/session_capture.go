@@ -38,6 +38,10 @@ func captureSession(ctx context.Context, env Env, s *contracts.Session, includeI
 		c.discard()
 		return nil, gitErr(err)
 	}
+	if err := skipOutside(ctx, env, s, c.wt); err != nil {
+		c.discard()
+		return nil, gitErr(err)
+	}
 	if c.ignored, err = env.Git.IgnoredUntracked(ctx, c.wt); err != nil {
 		c.discard()
 		return nil, gitErr(err)

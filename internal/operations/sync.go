@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
@@ -91,6 +92,9 @@ func syncAll(ctx context.Context, env Env, conns []sources.Connection, offline b
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			// The first source of a branch fetches it; the others share that
+			// fetch, and what it changed.
+			since := map[string]string{}
 			fetched := map[string]bool{}
 			for _, i := range groups[key] {
 				c := conns[i]
@@ -98,9 +102,13 @@ func syncAll(ctx context.Context, env Env, conns []sources.Connection, offline b
 					errs[g] = ctx.Err()
 					return
 				}
-				entry, err := syncOne(ctx, env, c, offline || fetched[c.Source.Ref])
+				opt := sources.SyncOptions{Offline: offline, Fetched: fetched[c.Source.Ref], Since: since[c.Source.Ref], Dirs: siblingDirs(conns, groups[key], c)}
+				entry, err := syncOne(ctx, env, c, opt)
 				if err == nil {
 					fetched[c.Source.Ref] = true
+					if !opt.Fetched && entry.Repository != nil {
+						since[c.Source.Ref] = orEmpty(entry.PreviousCommit)
+					}
 				} else if entries[i], errs[g] = failedEntry(c, err); errs[g] != nil {
 					return
 				}
@@ -124,11 +132,30 @@ func failedEntry(c sources.Connection, err error) (contracts.SyncEntry, error) {
 	return contracts.SyncEntry{Connection: c.Ref(), Error: ce}, nil
 }
 
-func syncOne(ctx context.Context, env Env, c sources.Connection, offline bool) (contracts.SyncEntry, error) {
+// siblingDirs are the subtrees declared for c's repository and branch
+// besides c's own, so that one snapshot build holds them all.
+func siblingDirs(conns []sources.Connection, group []int, c sources.Connection) []string {
+	var dirs []string
+	for _, i := range group {
+		if o := conns[i]; o.Source.Ref == c.Source.Ref && o.Source.Path != c.Source.Path {
+			dirs = append(dirs, o.Source.Path)
+		}
+	}
+	return dirs
+}
+
+func orEmpty(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func syncOne(ctx context.Context, env Env, c sources.Connection, opt sources.SyncOptions) (contracts.SyncEntry, error) {
 	if c.Source.Kind == contracts.SourceDirectory {
 		return resolvedDirectory(ctx, env, c)
 	}
-	snap, err := env.managed().Sync(ctx, c, offline)
+	snap, err := env.managed().SyncWith(ctx, c, opt)
 	if err != nil {
 		return contracts.SyncEntry{}, err
 	}
@@ -138,9 +165,24 @@ func syncOne(ctx context.Context, env Env, c sources.Connection, offline bool) (
 		return contracts.SyncEntry{}, err
 	}
 	clean := false
-	return contracts.SyncEntry{OK: true, Connection: c.Ref(), TreeRoot: snap.TreeRoot, Dirty: &clean,
+	e := contracts.SyncEntry{OK: true, Connection: c.Ref(), TreeRoot: snap.TreeRoot, Dirty: &clean,
 		Repository: &contracts.RepositoryState{Repository: snap.Repository, Subtree: c.Source.Path, Branch: snap.Branch,
-			Commit: snap.Commit, Snapshot: snap.Path, Cache: snap.Cache}}, nil
+			Commit: snap.Commit, Snapshot: snap.Path, Cache: snap.Cache},
+		Changed: snap.Previous != snap.Commit, Offline: opt.Offline}
+	if snap.Previous != "" {
+		e.PreviousCommit = &snap.Previous
+	}
+	if snap.ChangedFiles >= 0 {
+		e.ChangedFiles = &snap.ChangedFiles
+	}
+	if !snap.FetchedAt.IsZero() {
+		at := snap.FetchedAt.UTC().Format(time.RFC3339)
+		e.FetchedAt = &at
+	}
+	if snap.FullClone {
+		e.Notes = append(e.Notes, "the server does not support partial clones: fetched every object of "+snap.Repository+" once")
+	}
+	return e, nil
 }
 
 // resolvedDirectory reports a directory source as sync does (S7, S10).

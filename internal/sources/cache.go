@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,6 +27,16 @@ type Managed struct {
 	// LockWait is how long to wait for another process's work on the
 	// same repository.
 	LockWait time.Duration
+	// Progress, when set, returns where git's progress for a repository's
+	// fetches goes (a terminal); nil fetches quietly.
+	Progress func(repository string) io.Writer
+}
+
+func (m *Managed) progress(repository string) io.Writer {
+	if m.Progress == nil {
+		return nil
+	}
+	return m.Progress(repository)
 }
 
 // OriginURL is the stored identity of a repository's cache: what
@@ -70,24 +81,30 @@ func (m *Managed) cachePath(repository string) (string, error) {
 // openCache returns the existing cache of a repository after checking its
 // stored origin, or "" when there is none yet.
 func (m *Managed) openCache(ctx context.Context, repository string) (string, error) {
-	path, err := m.cachePath(repository)
+	path, _, err := m.openCacheKind(ctx, repository)
+	return path, err
+}
+
+// openCacheKind is openCache also saying whether the cache is partial.
+func (m *Managed) openCacheKind(ctx context.Context, repository string) (path string, partial bool, err error) {
+	path, err = m.cachePath(repository)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", nil
+		return "", false, nil
 	case err != nil:
-		return "", contracts.Errorf(contracts.CodeIO, "cannot read cache %s: %v", path, err)
+		return "", false, contracts.Errorf(contracts.CodeIO, "cannot read cache %s: %v", path, err)
 	case fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir():
-		return "", contracts.Errorf(contracts.CodeStateInvalid, "cache %s is not a directory (a symlink or file replaced it); remove it and sync again", path).
+		return "", false, contracts.Errorf(contracts.CodeStateInvalid, "cache %s is not a directory (a symlink or file replaced it); remove it and sync again", path).
 			WithDetails(map[string]any{"path": path})
 	}
-	if err := m.checkOrigin(ctx, path, repository); err != nil {
-		return "", err
+	if partial, err = m.checkOrigin(ctx, path, repository); err != nil {
+		return "", false, err
 	}
-	return path, nil
+	return path, partial, nil
 }
 
 // checkOrigin compares the cache's locally stored origin URL with the
@@ -96,38 +113,45 @@ func (m *Managed) openCache(ctx context.Context, repository string) (string, err
 // fetch refspec there (set by git run in a snapshot, say) would send sync
 // and publication elsewhere while the origin still looked right. Host
 // insteadOf rewrites (the user's configuration) do apply, by design (S9).
-func (m *Managed) checkOrigin(ctx context.Context, cache, repository string) error {
+//
+// partial reports a partial cache: its promisor settings are exactly the
+// ones createCache writes.
+func (m *Managed) checkOrigin(ctx context.Context, cache, repository string) (partial bool, err error) {
 	entries, err := m.Git.LocalConfig(ctx, cache)
 	if err != nil {
-		return contracts.Errorf(contracts.CodeStateInvalid, "cache %s is not a usable git repository: %v", cache, err)
+		return false, contracts.Errorf(contracts.CodeStateInvalid, "cache %s is not a usable git repository: %v", cache, err)
 	}
 	want := OriginURL(repository)
 	url, foreign := "", ""
+	promisor := map[string]bool{}
 	for _, e := range entries {
 		switch key := strings.ToLower(e[0]); {
 		case key == "remote.origin.url" && url == "":
 			url = e[1]
 		case cacheConfigKeys[key]:
+		case partialConfig[key] != "" && partialConfig[key] == e[1] && !promisor[key]:
+			promisor[key] = true
 		default:
 			foreign = e[0]
 		}
 	}
 	if url != want {
-		return contracts.Errorf(contracts.CodeOriginMismatch,
+		return false, contracts.Errorf(contracts.CodeOriginMismatch,
 			"cache %s has origin %q, not %s; it is not used (remove it to let sync clone afresh)", cache, redact.String(url), want).
 			WithDetails(map[string]any{"cache": cache, "origin": redact.String(url), "expected": want})
 	}
 	if foreign != "" {
-		return contracts.Errorf(contracts.CodeOriginMismatch,
+		return false, contracts.Errorf(contracts.CodeOriginMismatch,
 			"cache %s has configuration %s that git-context-tree never writes; it is not used (remove it to let sync clone afresh)", cache, foreign).
 			WithDetails(map[string]any{"cache": cache, "key": foreign, "expected": want})
 	}
-	return nil
+	return len(promisor) == len(partialConfig), nil
 }
 
 // CheckCache is checkOrigin for callers outside sources (publication).
 func (m *Managed) CheckCache(ctx context.Context, cache, repository string) error {
-	return m.checkOrigin(ctx, cache, repository)
+	_, err := m.checkOrigin(ctx, cache, repository)
+	return err
 }
 
 // cacheConfigKeys are the keys a cache's own configuration may hold
@@ -138,23 +162,33 @@ var cacheConfigKeys = map[string]bool{
 	"core.logallrefupdates": true, "extensions.objectformat": true,
 }
 
+// partialConfig is what makes a cache a partial clone of its origin
+// (gitpartial-clone(7)), key and exact value; createCache writes it, and
+// removes it again when the server sent every object anyway.
+var partialConfig = map[string]string{
+	"remote.origin.promisor":           "true",
+	"remote.origin.partialclonefilter": git.PartialFilter,
+}
+
 // createCache clones a new cache: a bare repository made in a staging
 // directory, fetched, and renamed into place only when complete, so an
-// interrupted clone never leaves a canonical cache.
-func (m *Managed) createCache(ctx context.Context, repository, branch string) (string, error) {
-	path, err := m.cachePath(repository)
+// interrupted clone never leaves a canonical cache. The cache is a partial
+// clone (no blobs until a snapshot asks for them); full reports that the
+// server refused the filter and sent everything.
+func (m *Managed) createCache(ctx context.Context, repository, branch string) (path string, full bool, err error) {
+	path, err = m.cachePath(repository)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	dir := filepath.Dir(path)
 	removeLeftovers(dir, ".staging-"+filepath.Base(path)+"-")
 	staging, err := os.MkdirTemp(dir, ".staging-"+filepath.Base(path)+"-")
 	if err != nil {
-		return "", contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", dir, err)
+		return "", false, contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", dir, err)
 	}
-	fail := func(err error) (string, error) {
+	fail := func(err error) (string, bool, error) {
 		os.RemoveAll(staging)
-		return "", err
+		return "", false, err
 	}
 	if err := m.Git.InitBare(ctx, staging); err != nil {
 		return fail(gitError(err))
@@ -162,21 +196,53 @@ func (m *Managed) createCache(ctx context.Context, repository, branch string) (s
 	if err := m.Git.ConfigSet(ctx, staging, "remote.origin.url", OriginURL(repository)); err != nil {
 		return fail(gitError(err))
 	}
-	if err := m.fetch(ctx, staging, repository, branch); err != nil {
+	for _, key := range []string{"remote.origin.promisor", "remote.origin.partialclonefilter"} {
+		if err := m.Git.ConfigSet(ctx, staging, key, partialConfig[key]); err != nil {
+			return fail(gitError(err))
+		}
+	}
+	if err := m.fetch(ctx, staging, repository, branch, true); err != nil {
 		return fail(err)
+	}
+	// A server that does not support filters ignores them and sends every
+	// object (git warns, and exits 0): the tip's tree is then complete. The
+	// cache becomes an ordinary one, so later fetches ask for no filter.
+	tip, err := m.Git.ResolveCommit(ctx, staging, cacheRef(branch))
+	if err != nil {
+		return fail(gitError(err))
+	}
+	full = false
+	if tip != "" {
+		partial, err := m.Git.HasMissingObjects(ctx, staging, tip)
+		if err != nil {
+			return fail(gitError(err))
+		}
+		if !partial {
+			full = true
+			for key := range partialConfig {
+				if err := m.Git.UnsetConfig(ctx, staging, key); err != nil {
+					return fail(gitError(err))
+				}
+			}
+		}
 	}
 	if err := os.Rename(staging, path); err != nil {
 		return fail(contracts.Errorf(contracts.CodeIO, "cannot move the new cache into place: %v", err))
 	}
-	return path, nil
+	return path, full, nil
 }
 
-// fetch fetches exactly the declared branch into the cache, telling a
-// missing branch from an unreachable repository by ls-remote's exit code.
-// The caller holds the repository lock.
-func (m *Managed) fetch(ctx context.Context, cache, repository, branch string) error {
+// fetch fetches exactly the declared branch into the cache (without blobs
+// into a partial cache), telling a missing branch from an unreachable
+// repository by ls-remote's exit code. The caller holds the repository
+// lock.
+func (m *Managed) fetch(ctx context.Context, cache, repository, branch string, partial bool) error {
 	removeStaleRefLocks(cache, branch)
-	err := m.Git.FetchBranch(ctx, cache, "origin", branch, cacheRef(branch))
+	opt := git.FetchOptions{Progress: m.progress(repository)}
+	if partial {
+		opt.Filter = git.PartialFilter
+	}
+	err := m.Git.FetchBranch(ctx, cache, "origin", branch, cacheRef(branch), opt)
 	if err == nil {
 		return nil
 	}

@@ -104,7 +104,7 @@ func checkNoHalfWrittenState(t *testing.T, m *Managed, owner, name string) {
 	if _, err := os.Lstat(cache); err != nil {
 		return
 	}
-	if err := m.checkOrigin(ctx, cache, owner+"/"+name); err != nil {
+	if _, err := m.checkOrigin(ctx, cache, owner+"/"+name); err != nil {
 		t.Fatalf("canonical cache is half-written: %v", err)
 	}
 	entries, _ := os.ReadDir(m.Home.Path("snapshots", owner, name))
@@ -113,7 +113,7 @@ func checkNoHalfWrittenState(t *testing.T, m *Managed, owner, name string) {
 			continue // staging and trash: never read
 		}
 		path := m.Home.Path("snapshots", owner, name, e.Name())
-		if _, intact := m.snapshotState(ctx, path, cache, e.Name()); !intact {
+		if _, intact, _ := m.snapshotState(ctx, path, cache, e.Name()); !intact {
 			// A snapshot whose commit the cache no longer has cannot be
 			// judged; every other canonical snapshot must be intact.
 			if c, _ := m.Git.ResolveCommit(ctx, cache, e.Name()); c != "" {

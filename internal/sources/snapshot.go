@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
@@ -21,6 +23,12 @@ type Snapshot struct {
 	Cache      string // the bare cache
 	Path       string // snapshots/<owner>/<repo>/<commit>
 	TreeRoot   string // Path joined with the connection's subtree
+
+	// What a sync saw, for its report.
+	Previous     string    // the branch's cached commit before the sync ("" for none)
+	ChangedFiles int       // files of the subtree that differ from Previous (-1 unknown)
+	FetchedAt    time.Time // the branch's last successful fetch (zero unknown)
+	FullClone    bool      // the cache was just cloned and the server refused the filter
 }
 
 // snapshotPath is where the snapshot of a commit lives (its parent created).
@@ -36,38 +44,76 @@ func (m *Managed) snapshotPath(repository, commit string) (string, error) {
 
 // snapshotState says whether the directory at path is an intact snapshot
 // of commit from cache: a worktree of that cache, HEAD at the commit, and
-// nothing changed, added or ignored. A symlink is never followed.
-func (m *Managed) snapshotState(ctx context.Context, path, cache, commit string) (exists, intact bool) {
+// nothing changed, added or ignored, inside its sparse directories or
+// outside them. dirs are the directories it holds (["."] for the whole
+// commit). A symlink is never followed.
+func (m *Managed) snapshotState(ctx context.Context, path, cache, commit string) (exists, intact bool, dirs []string) {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, false
+		return false, false, nil
 	}
 	if err != nil || fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
-		return true, false
+		return true, false, nil
 	}
 	// Without its own .git file, git would look for a repository above.
 	if gf, err := os.Lstat(filepath.Join(path, ".git")); err != nil || !gf.Mode().IsRegular() {
-		return true, false
+		return true, false, nil
 	}
-	st, err := m.Git.InspectWorktree(ctx, path)
+	dirs, sparse, err := m.Git.SparseDirs(ctx, path)
+	if err != nil || (sparse && len(dirs) == 0) {
+		return true, false, nil
+	}
+	st, err := m.Git.InspectWorktree(ctx, path, dirs)
 	if err != nil {
-		return true, false
+		return true, false, nil
 	}
-	return true, tree.RealPath(st.Toplevel) == tree.RealPath(path) && st.Head == commit && tree.RealPath(st.CommonDir) == tree.RealPath(cache) && st.Clean
+	ok := tree.RealPath(st.Toplevel) == tree.RealPath(path) && st.Head == commit && tree.RealPath(st.CommonDir) == tree.RealPath(cache) && st.Clean
+	if !sparse {
+		return true, ok, []string{"."}
+	}
+	if ok {
+		// git looks at no path outside the sparse directories: a file put
+		// there (or one of the commit's, restored by hand) is found here.
+		stray, err := StrayOutside(path, dirs)
+		ok = err == nil && len(stray) == 0
+	}
+	return true, ok, dirs
 }
 
-// ensureSnapshot returns the snapshot of commit, building it when missing
-// and rebuilding it when it was tampered with: the new one is made in a
-// staging path and swapped in, so the canonical path never holds a
-// half-made checkout.
-func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit string) (string, error) {
+// ensureSnapshot returns the snapshot of commit holding at least the
+// directories want, building it when missing, widening it in place when
+// it lacks one, and rebuilding it when it was tampered with: a new one is
+// made in a staging path and swapped in, so the canonical path never holds
+// a half-made checkout. A new snapshot also holds the directories of the
+// snapshot of carry (the branch's previous commit), so that a subtree that
+// another project declared stays readable after this project's sync.
+// Offline, blobs not in the cache fail it with CACHE_MISSING.
+func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit string, want []string, carry string, offline bool) (string, error) {
 	path, err := m.snapshotPath(repository, commit)
 	if err != nil {
 		return "", err
 	}
-	exists, intact := m.snapshotState(ctx, path, cache, commit)
-	if intact {
+	exists, intact, have := m.snapshotState(ctx, path, cache, commit)
+	if intact && covers(have, want) {
 		return path, nil
+	}
+	if intact && !covers(want, []string{"."}) {
+		dirs := normaliseDirs(append(slices.Clone(have), want...))
+		if err := m.fetchBlobs(ctx, cache, repository, commit, dirs, offline); err != nil {
+			return "", err
+		}
+		if err := m.Git.SetSparseDirs(ctx, path, dirs); err != nil {
+			return "", gitError(err)
+		}
+		return path, nil
+	}
+	dirs := append(slices.Clone(want), m.carriedDirs(ctx, repository, commit, carry)...)
+	if intact {
+		dirs = append(dirs, have...)
+	}
+	dirs = normaliseDirs(dirs)
+	if err := m.fetchBlobs(ctx, cache, repository, commit, dirs, offline); err != nil {
+		return "", err
 	}
 	dir := filepath.Dir(path)
 	staging, err := os.MkdirTemp(dir, ".staging-"+commit+"-")
@@ -80,7 +126,11 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 		os.RemoveAll(staging)
 		return "", gitError(err)
 	}
-	if err := m.Git.WorktreeAddDetached(ctx, cache, staging, commit); err != nil {
+	sparse := dirs
+	if covers(dirs, []string{"."}) {
+		sparse = nil
+	}
+	if err := m.Git.WorktreeAddSparse(ctx, cache, staging, commit, sparse); err != nil {
 		os.RemoveAll(staging)
 		m.Git.WorktreePrune(ctx, cache)
 		return "", gitError(err)
@@ -94,6 +144,27 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 		return "", contracts.Errorf(contracts.CodeSnapshotCorrupt, "cannot move the rebuilt snapshot into %s: %v", path, err)
 	}
 	return path, nil
+}
+
+// carriedDirs are the sparse directories of the snapshot of the commit
+// the branch was at before (none when it is a whole checkout: a snapshot
+// made before snapshots were sparse is not carried whole).
+func (m *Managed) carriedDirs(ctx context.Context, repository, commit, carry string) []string {
+	if carry == "" || carry == commit {
+		return nil
+	}
+	path, err := m.snapshotPath(repository, carry)
+	if err != nil {
+		return nil
+	}
+	if gf, err := os.Lstat(filepath.Join(path, ".git")); err != nil || !gf.Mode().IsRegular() {
+		return nil
+	}
+	dirs, sparse, err := m.Git.SparseDirs(ctx, path)
+	if err != nil || !sparse {
+		return nil
+	}
+	return dirs
 }
 
 // discard moves a damaged snapshot (or a symlink standing in for one) out

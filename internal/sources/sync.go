@@ -10,28 +10,48 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
 
-// Sync brings one git source up to date (S8): fetch exactly its branch into
-// the repository's cache (cloning the cache first if needed), then return
-// the snapshot of the fetched commit, building it if needed. Offline, it
-// uses the cached ref and never touches the network.
+// SyncOptions shape one source's sync.
+type SyncOptions struct {
+	// Offline uses the cached ref and never touches the network.
+	Offline bool
+	// Fetched says an earlier source of the same branch fetched it in this
+	// run: no second fetch, and Since is the commit before that fetch.
+	Fetched bool
+	Since   string
+	// Dirs are further subtrees of the repository declared next to this
+	// one, for the snapshot to hold too (one checkout for them all).
+	Dirs []string
+}
+
+// Sync brings one git source up to date (S8); see SyncWith.
 func (m *Managed) Sync(ctx context.Context, c Connection, offline bool) (*Snapshot, error) {
+	return m.SyncWith(ctx, c, SyncOptions{Offline: offline})
+}
+
+// SyncWith brings one git source up to date (S8): fetch exactly its branch
+// into the repository's cache (cloning the cache first if needed), then
+// return the snapshot of the fetched commit, building it if needed.
+// Offline, it uses the cached ref and never touches the network.
+func (m *Managed) SyncWith(ctx context.Context, c Connection, opt SyncOptions) (*Snapshot, error) {
 	repo, branch := strings.ToLower(c.Source.Repository), c.Source.Ref
 	unlock, err := m.LockRepository(repo)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	cache, err := m.openCache(ctx, repo)
+	cache, partial, err := m.openCacheKind(ctx, repo)
 	if err != nil {
 		return nil, err
 	}
+	offline := opt.Offline || opt.Fetched
 	var fetchedAt time.Time // zero: nothing fetched
+	since, full := opt.Since, false
 	switch {
-	case offline && cache == "":
+	case opt.Offline && cache == "":
 		return nil, cacheMissing(c)
 	case cache == "":
 		fetchedAt = time.Now()
-		if cache, err = m.createCache(ctx, repo, branch); err != nil {
+		if cache, full, err = m.createCache(ctx, repo, branch); err != nil {
 			return nil, err
 		}
 	default:
@@ -41,8 +61,11 @@ func (m *Managed) Sync(ctx context.Context, c Connection, offline bool) (*Snapsh
 			return nil, err
 		}
 		if !offline {
+			if since, err = m.Git.ResolveCommit(ctx, cache, cacheRef(branch)); err != nil {
+				return nil, gitError(err)
+			}
 			fetchedAt = time.Now()
-			if err := m.fetch(ctx, cache, repo, branch); err != nil {
+			if err := m.fetch(ctx, cache, repo, branch, partial); err != nil {
 				return nil, err
 			}
 		}
@@ -54,18 +77,32 @@ func (m *Managed) Sync(ctx context.Context, c Connection, offline bool) (*Snapsh
 	if commit == "" {
 		return nil, cacheMissing(c)
 	}
+	if offline && !opt.Fetched {
+		since = commit // nothing fetched: the ref did not move
+	}
 	if !fetchedAt.IsZero() {
 		m.recordFetch(repo, branch, commit, fetchedAt)
 	}
 	if err := m.checkSubtreeOnce(ctx, cache, repo, commit, c.Source.Path); err != nil {
 		return nil, err
 	}
-	snap, err := m.ensureSnapshot(ctx, cache, repo, commit)
+	want := append([]string{c.Source.Path}, opt.Dirs...)
+	snap, err := m.ensureSnapshot(ctx, cache, repo, commit, want, since, opt.Offline)
 	if err != nil {
 		return nil, err
 	}
 	markUsed(snap) // pruning spares it for a while once it is old
-	return &Snapshot{Repository: repo, Branch: branch, Commit: commit, Cache: cache, Path: snap, TreeRoot: joinSubtree(snap, c.Source.Path)}, nil
+	s := &Snapshot{Repository: repo, Branch: branch, Commit: commit, Cache: cache, Path: snap, TreeRoot: joinSubtree(snap, c.Source.Path),
+		Previous: since, ChangedFiles: -1, FullClone: full}
+	if since != "" && since != commit {
+		if n, err := m.Git.CountChanged(ctx, cache, since, commit, c.Source.Path); err == nil {
+			s.ChangedFiles = n
+		}
+	}
+	if rec, ok := m.LastFetch(repo, branch); ok {
+		s.FetchedAt = rec.At
+	}
+	return s, nil
 }
 
 // Current returns the snapshot a git source reads from now: the cached tip
@@ -97,9 +134,11 @@ func (m *Managed) Current(ctx context.Context, c Connection) (*Snapshot, error) 
 	if err := m.checkSubtreeOnce(ctx, cache, repo, commit, c.Source.Path); err != nil {
 		return nil, err
 	}
-	switch exists, intact := m.snapshotState(ctx, snap, cache, commit); {
+	switch exists, intact, dirs := m.snapshotState(ctx, snap, cache, commit); {
 	case !exists:
 		return nil, notSynced(c, "no snapshot of "+commit)
+	case intact && !covers(dirs, []string{c.Source.Path}):
+		return nil, notSynced(c, "the snapshot of "+commit+" does not hold "+c.Source.Path+" yet")
 	case !intact:
 		return nil, contracts.Errorf(contracts.CodeSnapshotCorrupt,
 			"the snapshot %s of %s was modified or replaced; `git context-tree sync` rebuilds it", snap, describeSource(c)).
@@ -178,9 +217,10 @@ func (m *Managed) checkSubtree(ctx context.Context, cache, commit, subtree strin
 }
 
 // RecordPublished moves the cache's tip of branch to a commit just pushed
-// there and builds its snapshot, so reads see what was published without
-// another sync.
-func (m *Managed) RecordPublished(ctx context.Context, repository, branch, commit string) error {
+// there and builds its snapshot (holding subtree, the session's, and what
+// the branch's previous snapshot held), so reads see what was published
+// without another sync.
+func (m *Managed) RecordPublished(ctx context.Context, repository, branch, subtree, commit string) error {
 	repo := strings.ToLower(repository)
 	unlock, err := m.LockRepository(repo)
 	if err != nil {
@@ -197,10 +237,16 @@ func (m *Managed) RecordPublished(ctx context.Context, repository, branch, commi
 		return err
 	}
 	removeStaleRefLocks(cache, branch) // the repository lock is held
+	previous, err := m.Git.ResolveCommit(ctx, cache, cacheRef(branch))
+	if err != nil {
+		return gitError(err)
+	}
 	if err := m.Git.UpdateRef(ctx, cache, cacheRef(branch), commit); err != nil {
 		return gitError(err)
 	}
-	_, err = m.ensureSnapshot(ctx, cache, repo, commit)
+	// The published commit's blobs are all in the cache: finish wrote the
+	// new ones and the session's checkout needed the others.
+	_, err = m.ensureSnapshot(ctx, cache, repo, commit, []string{subtree}, previous, false)
 	return err
 }
 

@@ -151,7 +151,9 @@ func (g *Git) env(ctx context.Context, scope Scope) ([]string, error) {
 	// Objects are what they are: no replace refs and no grafts may make a
 	// commit or tree look different to the tool than its bytes say, in any
 	// repository (S13: finish trusts only objects it can name by id).
-	return append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_NO_REPLACE_OBJECTS=1", "GIT_GRAFT_FILE="+os.DevNull), nil
+	// No command may download an object behind the tool's back: a partial
+	// cache fetches exactly the blobs of declared subtrees (FetchObjects).
+	return append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_NO_REPLACE_OBJECTS=1", "GIT_GRAFT_FILE="+os.DevNull, "GIT_NO_LAZY_FETCH=1"), nil
 }
 
 // hasGitVars reports whether a GIT_* variable is set that may be local to

@@ -36,7 +36,10 @@ type WorktreeState struct {
 
 // InspectWorktree reads a worktree's HEAD, common dir and cleanliness,
 // counting ignored files too (anything not from the commit is a change).
-func (g *Git) InspectWorktree(ctx context.Context, dir string) (*WorktreeState, error) {
+// With sparse directories, exactly the entries outside them must be
+// skip-worktree; files on disk outside them are for the caller to find
+// (git does not look at skip-worktree paths).
+func (g *Git) InspectWorktree(ctx context.Context, dir string, sparse []string) (*WorktreeState, error) {
 	out, err := g.Run(ctx, Isolated, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--verify", "-q", "HEAD^{commit}")
 	if err != nil {
 		return nil, err
@@ -56,17 +59,33 @@ func (g *Git) InspectWorktree(ctx context.Context, dir string) (*WorktreeState, 
 	st.Clean = len(status) == 0
 	if st.Clean {
 		// status trusts entries marked skip-worktree or assume-unchanged:
-		// a clean snapshot has no such marks.
+		// a clean snapshot has no such marks but on the entries its
+		// sparse checkout leaves out.
 		flags, err := g.Run(ctx, Isolated, dir, "ls-files", "-v", "-z")
 		if err != nil {
 			return nil, err
 		}
 		for _, rec := range bytes.Split(flags, []byte{0}) {
-			if len(rec) > 0 && rec[0] != 'H' {
+			if len(rec) > 2 && rec[0] != wantFlag(string(rec[2:]), sparse) {
 				st.Clean = false
 				break
 			}
 		}
 	}
 	return st, nil
+}
+
+// wantFlag is the ls-files -v tag an entry of a clean checkout has: H
+// (cached) inside the sparse directories or in a full checkout, S
+// (skip-worktree) outside them.
+func wantFlag(path string, sparse []string) byte {
+	if len(sparse) == 0 {
+		return 'H'
+	}
+	for _, d := range sparse {
+		if Under(path, d) {
+			return 'H'
+		}
+	}
+	return 'S'
 }
