@@ -17,9 +17,6 @@ import (
 // redrawn on one status line prefixed with the repository. With stderr on
 // a pipe, or with --json, nothing of it appears.
 func TestSyncProgress(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the product")
-	}
 	bin := filepath.Join(buildProduct(t), "git-context-tree")
 	work := t.TempDir()
 	home := filepath.Join(work, "home")

@@ -90,6 +90,17 @@ func BenchmarkSyncAtScale(b *testing.B) {
 		secondTime := time.Since(start)
 		added := diskUsage(b, home) - syncDisk
 
+		// gc with no grace period: the first commit's snapshot is old now.
+		b.StopTimer()
+		b.Setenv(PruneGraceVar, "0s")
+		gc, err := GC(ctx, env)
+		if err != nil || gc.SnapshotsRemoved != 1 {
+			b.Fatalf("gc: %+v %v", gc, err)
+		}
+		left := env.managed().SnapshotCount("acme/big")
+		afterPrune := diskUsage(b, home)
+		b.StartTimer()
+
 		b.ReportMetric(float64(cloneDisk)/1e6, "clone-MB")
 		b.ReportMetric(float64(syncDisk)/1e6, "sync-MB")
 		b.ReportMetric(100*float64(syncDisk)/float64(cloneDisk), "disk-%")
@@ -98,9 +109,11 @@ func BenchmarkSyncAtScale(b *testing.B) {
 		b.ReportMetric(syncTime.Seconds()/cloneTime.Seconds(), "time-ratio")
 		b.ReportMetric(secondTime.Seconds(), "second-sync-s")
 		b.ReportMetric(float64(added)/1e6, "second-sync-added-MB")
-		b.Logf("full clone --bare: %s in %s | first sync: %s in %s (%.1f%% of the disk, %.2fx the time) | second sync after a one-line change: +%s in %s",
+		b.ReportMetric(float64(left), "snapshots-after-gc")
+		b.ReportMetric(float64(afterPrune)/1e6, "after-gc-MB")
+		b.Logf("full clone --bare: %s in %s | first sync: %s in %s (%.1f%% of the disk, %.2fx the time) | second sync after a one-line change: +%s in %s | gc: %d snapshot left, %s",
 			mib(cloneDisk), cloneTime.Round(time.Millisecond), mib(syncDisk), syncTime.Round(time.Millisecond),
-			100*float64(syncDisk)/float64(cloneDisk), syncTime.Seconds()/cloneTime.Seconds(), mib(added), secondTime.Round(time.Millisecond))
+			100*float64(syncDisk)/float64(cloneDisk), syncTime.Seconds()/cloneTime.Seconds(), mib(added), secondTime.Round(time.Millisecond), left, mib(afterPrune))
 	}
 }
 
