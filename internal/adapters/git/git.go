@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -84,8 +85,17 @@ func (g *Git) Run(ctx context.Context, scope Scope, dir string, args ...string) 
 // is an *ExitError naming args (the caller's arguments, without the
 // hardening flags).
 func runCmd(cmd *exec.Cmd, args []string) ([]byte, error) {
+	return runCmdTee(cmd, args, nil)
+}
+
+// runCmdTee is runCmd also copying git's stderr to tee as it comes (nil:
+// nowhere).
+func runCmdTee(cmd *exec.Cmd, args []string, tee io.Writer) ([]byte, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if tee != nil {
+		cmd.Stderr = io.MultiWriter(&stderr, tee)
+	}
 	if err := cmd.Run(); err != nil {
 		var xe *exec.ExitError
 		if errors.As(err, &xe) {

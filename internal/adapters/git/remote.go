@@ -1,13 +1,9 @@
 package git
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os/exec"
-	"strings"
 	"time"
 )
 
@@ -52,20 +48,8 @@ func progressFlag(w io.Writer) string {
 // runWithProgress runs cmd with stdin, copying its stderr to progress as
 // it comes while keeping it for the error.
 func runWithProgress(cmd *exec.Cmd, args []string, stdin io.Reader, progress io.Writer) ([]byte, error) {
-	if progress == nil {
-		cmd.Stdin = stdin
-		return runCmd(cmd, args)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &stdout, io.MultiWriter(&stderr, progress)
-	if err := cmd.Run(); err != nil {
-		var xe *exec.ExitError
-		if errors.As(err, &xe) {
-			return stdout.Bytes(), &ExitError{Args: args, Code: xe.ExitCode(), Stderr: stderr.String()}
-		}
-		return nil, fmt.Errorf("run git %s: %w", strings.Join(args, " "), err)
-	}
-	return stdout.Bytes(), nil
+	cmd.Stdin = stdin
+	return runCmdTee(cmd, args, progress)
 }
 
 // RemoteHasBranch asks the remote whether it has the branch: true, false,
