@@ -5,9 +5,9 @@ package test
 // (and pre-commit the .ctxfile check, `export ctxfile --check`, too),
 // in temporary repositories with their own HOME, XDG directories, git
 // configuration and PRE_COMMIT_HOME (nothing touches the network: the
-// pre-commit hooks are `repo: local` or a local try-repo, and the Go build
-// of the `language: golang` hook runs with GOPROXY=off on the module cache
-// this test's own build filled).
+// pre-commit hooks are `repo: local`, a local try-repo or a local hook
+// repository, and the Go build of the `language: golang` hook runs with
+// GOPROXY=off on the module cache this test's own build filled).
 //
 // The product is built once with `go build -o` and put first on the
 // subprocesses' PATH. The clients come from GCT_PRE_COMMIT and GCT_LEFTHOOK
