@@ -127,7 +127,7 @@ func (c *Context) printFix(res *contracts.FixResult) {
 // current directory, so git apply and patch -p1 work from there.
 func (c *Context) relabel(root string, ch contracts.FixChange) string {
 	shown := c.display(filepath.Join(root, filepath.FromSlash(ch.Path)))
-	if filepath.IsAbs(shown) || strings.HasPrefix(shown, "..") || strings.ContainsAny(shown, "\t\n\"") {
+	if filepath.IsAbs(shown) || strings.HasPrefix(shown, "..") || strings.ContainsAny(shown, "\t\n") {
 		return ch.Diff
 	}
 	shown = filepath.ToSlash(shown)
