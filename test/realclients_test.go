@@ -430,7 +430,7 @@ func TestRealHookClients(t *testing.T) {
 // passes; a staged document change without a new envelope is rejected
 // with the stale message (also when the new envelope is written but not
 // staged: pre-commit checks what is staged); staging the new envelope
-// commits.
+// commits, and so does a current envelope of profile full.
 func commitThroughCtxfileHook(t *testing.T, e *clientEnv, repo string) {
 	t.Helper()
 	passed := regexp.MustCompile(`context-tree \.ctxfile envelope is current\.+Passed`)
@@ -461,6 +461,12 @@ func commitThroughCtxfileHook(t *testing.T, e *clientEnv, repo string) {
 	}
 	if out := e.must(repo, "git", "status", "--porcelain"); out != "" {
 		t.Errorf("the hook left changes behind:\n%s", out)
+	}
+	// A full envelope is checked as full: the entry needs no arguments.
+	e.must(repo, "git-context-tree", "export", "ctxfile", "--profile", "full")
+	e.must(repo, "git", "add", ".ctxfile")
+	if out := e.must(repo, "git", "commit", "-q", "-m", "full envelope"); !passed.MatchString(out) {
+		t.Errorf("commit with a current full envelope: the hook did not pass:\n%s", out)
 	}
 }
 
