@@ -31,7 +31,7 @@ type CtxfileRequest struct {
 	// profile the envelope on disk was written with (repo-safe without
 	// one), so a check compares content, and a full or custom export is
 	// not stale by its profile alone.
-	Profile string
+	Profile  string
 	Encoding string
 	Stdout   bool // return the envelope instead of writing it
 	Check    bool // compare with the envelope on disk instead of writing
