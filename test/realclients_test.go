@@ -1,12 +1,13 @@
 package test
 
 // Real hook clients: commits through the pre-commit framework and lefthook,
-// each running `git-context-tree verify --staged` as its configuration says,
+// each running `git-context-tree verify --staged` as its configuration says
+// (and pre-commit the .ctxfile check, `export ctxfile --check`, too),
 // in temporary repositories with their own HOME, XDG directories, git
 // configuration and PRE_COMMIT_HOME (nothing touches the network: the
-// pre-commit hooks are `repo: local` or a local try-repo, and the Go build
-// of the `language: golang` hook runs with GOPROXY=off on the module cache
-// this test's own build filled).
+// pre-commit hooks are `repo: local`, a local try-repo or a local hook
+// repository, and the Go build of the `language: golang` hook runs with
+// GOPROXY=off on the module cache this test's own build filled).
 //
 // The product is built once with `go build -o` and put first on the
 // subprocesses' PATH. The clients come from GCT_PRE_COMMIT and GCT_LEFTHOOK
@@ -343,6 +344,26 @@ func TestRealHookClients(t *testing.T) {
 		tryRepo(t, e, pc, hookRepo, "context-tree-verify-system")
 	})
 
+	t.Run("pre-commit-hooks.yaml-ctxfile", func(t *testing.T) {
+		t.Parallel()
+		pc := hookClient(t, "pre-commit", "GCT_PRE_COMMIT", "apt-get install -y pre-commit")
+		e := newClientEnv(t, product, filepath.Dir(pc))
+		manifest, err := os.ReadFile("../.pre-commit-hooks.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hookRepo := filepath.Join(t.TempDir(), "hooks")
+		e.must("", "git", "init", "-q", hookRepo)
+		writeFile(t, filepath.Join(hookRepo, ".pre-commit-hooks.yaml"), string(manifest))
+		e.must(hookRepo, "git", "add", "-A")
+		e.must(hookRepo, "git", "commit", "-q", "-m", "hooks")
+		rev := strings.TrimSpace(e.must(hookRepo, "git", "rev-parse", "HEAD"))
+		config := "repos:\n  - repo: " + hookRepo + "\n    rev: " + rev + "\n    hooks:\n      - id: context-tree-ctxfile-system\n"
+		repo := newTreeRepo(t, e, map[string]string{".pre-commit-config.yaml": config, "docs/ctx/topic.md": rcGood})
+		e.must(repo, pc, "install")
+		commitThroughCtxfileHook(t, e, repo)
+	})
+
 	t.Run("pre-commit-hooks.yaml-golang", func(t *testing.T) {
 		t.Parallel()
 		if testing.Short() {
@@ -401,6 +422,52 @@ func TestRealHookClients(t *testing.T) {
 		mergeThroughClient(t, e, repo)
 		cherryPickThroughClient(t, e, repo)
 	})
+}
+
+// commitThroughCtxfileHook commits, through pre-commit running the
+// context-tree-ctxfile hook of .pre-commit-hooks.yaml, in a repository
+// whose tree is exported to .ctxfile: a commit with the envelope current
+// passes; a staged document change without a new envelope is rejected
+// with the stale message (also when the new envelope is written but not
+// staged: pre-commit checks what is staged); staging the new envelope
+// commits, and so does a current envelope of profile full.
+func commitThroughCtxfileHook(t *testing.T, e *clientEnv, repo string) {
+	t.Helper()
+	passed := regexp.MustCompile(`context-tree \.ctxfile envelope is current\.+Passed`)
+	head := func() string { return strings.TrimSpace(e.must(repo, "git", "rev-parse", "HEAD")) }
+	e.must(repo, "git-context-tree", "export", "ctxfile")
+	e.must(repo, "git", "add", "-A")
+	if out := e.must(repo, "git", "commit", "-q", "-m", "tree and envelope"); !passed.MatchString(out) {
+		t.Errorf("commit with a current envelope: the hook did not pass:\n%s", out)
+	}
+	before := head()
+
+	writeFile(t, filepath.Join(repo, "docs/ctx/topic.md"), rcGood2)
+	e.must(repo, "git", "add", "docs/ctx/topic.md")
+	stale := "is stale; run `git context-tree export ctxfile` and commit it"
+	if code, out := e.exitCode(repo, "git", "commit", "-q", "-m", "topic changed"); code == 0 || !strings.Contains(out, stale) {
+		t.Errorf("commit with a stale envelope: exit %d, want non-zero with %q:\n%s", code, stale, out)
+	}
+	e.must(repo, "git-context-tree", "export", "ctxfile")
+	if code, out := e.exitCode(repo, "git", "commit", "-q", "-m", "topic changed"); code == 0 || !strings.Contains(out, stale) {
+		t.Errorf("commit with the new envelope not staged: exit %d, want non-zero with %q:\n%s", code, stale, out)
+	}
+	if head() != before {
+		t.Fatalf("a rejected commit moved HEAD")
+	}
+	e.must(repo, "git", "add", ".ctxfile")
+	if out := e.must(repo, "git", "commit", "-q", "-m", "topic changed"); !passed.MatchString(out) {
+		t.Errorf("commit with the new envelope staged: the hook did not pass:\n%s", out)
+	}
+	if out := e.must(repo, "git", "status", "--porcelain"); out != "" {
+		t.Errorf("the hook left changes behind:\n%s", out)
+	}
+	// A full envelope is checked as full: the entry needs no arguments.
+	e.must(repo, "git-context-tree", "export", "ctxfile", "--profile", "full")
+	e.must(repo, "git", "add", ".ctxfile")
+	if out := e.must(repo, "git", "commit", "-q", "-m", "full envelope"); !passed.MatchString(out) {
+		t.Errorf("commit with a current full envelope: the hook did not pass:\n%s", out)
+	}
 }
 
 // mergeThroughClient merges, in a repository whose hooks are the

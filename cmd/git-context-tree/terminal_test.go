@@ -64,7 +64,74 @@ func TestListOnTerminal(t *testing.T) {
 		t.Errorf("list in a pipe =\n%q\nwant\n%q", piped, want)
 	}
 
-	tty, err := pty.Start(product(t, dir, "list"))
+	lines := onTerminal(t, product(t, dir, "list"))
+	if len(lines) != 3 {
+		t.Fatalf("list on a terminal printed %d lines:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	if !strings.HasPrefix(lines[0], "SELECTOR  KIND       EXACT SELECTOR") || strings.Contains(strings.Join(lines, "\n"), "\t") {
+		t.Errorf("no aligned header:\n%s", strings.Join(lines, "\n"))
+	}
+	col := strings.Index(lines[0], "EXACT SELECTOR")
+	for _, l := range lines[1:] {
+		if len(l) <= col || l[col] != '/' {
+			t.Errorf("row %q is not aligned under EXACT SELECTOR (column %d)", l, col)
+		}
+	}
+}
+
+// TestSyncOnTerminal: `sync` too prints a header over aligned columns on
+// a terminal and header-less tab-separated lines in a pipe.
+func TestSyncOnTerminal(t *testing.T) {
+	dir := t.TempDir()
+	config := `{"schemaVersion": 3, "trees": [{"kind": "directory", "path": "docs/context"}, {"kind": "directory", "path": "handbook"}]}`
+	files := map[string]string{
+		".context-tree.json":   config,
+		"docs/context/NODE.md": "---\nschemaVersion: 1\ntitle: Context\n---\nThe root.\n",
+		"handbook/NODE.md":     "---\nschemaVersion: 1\ntitle: Handbook\n---\nThe root.\n",
+	}
+	for name, text := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, kb := filepath.Join(real, "docs/context"), filepath.Join(real, "handbook")
+
+	piped, err := product(t, dir, "sync").Output()
+	if err != nil {
+		t.Fatalf("sync in a pipe: %v", err)
+	}
+	want := ctx + "\tdirectory (not in git)\t" + ctx + "\n" + kb + "\tdirectory (not in git)\t" + kb + "\n"
+	if string(piped) != want {
+		t.Errorf("sync in a pipe =\n%q\nwant\n%q", piped, want)
+	}
+
+	lines := onTerminal(t, product(t, dir, "sync"))
+	if len(lines) != 3 || strings.Contains(strings.Join(lines, "\n"), "\t") {
+		t.Fatalf("sync on a terminal: want a header and 2 aligned rows, got:\n%s", strings.Join(lines, "\n"))
+	}
+	col := strings.Index(lines[0], "SYNC")
+	if !strings.HasPrefix(lines[0], "TREE ") || col < 0 {
+		t.Fatalf("no header TREE, SYNC:\n%s", strings.Join(lines, "\n"))
+	}
+	for _, l := range lines[1:] {
+		if !strings.HasPrefix(l[col:], "directory (not in git)") {
+			t.Errorf("row %q is not aligned under SYNC (column %d)", l, col)
+		}
+	}
+}
+
+// onTerminal runs cmd with a pseudo-terminal as its standard streams and
+// returns the lines it printed (skipping the test where there is none).
+func onTerminal(t *testing.T, cmd *exec.Cmd) []string {
+	t.Helper()
+	tty, err := pty.Start(cmd)
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
@@ -74,17 +141,8 @@ func TestListOnTerminal(t *testing.T) {
 	if err != nil && !errors.Is(err, syscall.EIO) { // EIO: the child closed the terminal
 		t.Fatalf("read the terminal: %v", err)
 	}
-	lines := strings.Split(strings.TrimRight(strings.ReplaceAll(out.String(), "\r\n", "\n"), "\n"), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("list on a terminal printed %d lines:\n%s", len(lines), out.String())
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%s on a terminal: %v\n%s", cmd.Args[1:], err, out.String())
 	}
-	if !strings.HasPrefix(lines[0], "SELECTOR  KIND       EXACT SELECTOR") || strings.Contains(out.String(), "\t") {
-		t.Errorf("no aligned header:\n%s", out.String())
-	}
-	col := strings.Index(lines[0], "EXACT SELECTOR")
-	for _, l := range lines[1:] {
-		if len(l) <= col || l[col] != '/' {
-			t.Errorf("row %q is not aligned under EXACT SELECTOR (column %d)", l, col)
-		}
-	}
+	return strings.Split(strings.TrimRight(strings.ReplaceAll(out.String(), "\r\n", "\n"), "\n"), "\n")
 }

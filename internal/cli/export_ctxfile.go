@@ -12,7 +12,7 @@ import (
 
 type exportCtxfileCmd struct {
 	Selector string `arg:"" optional:"" name:"selector" help:"One tree: a declared source's selector or a tree directory (default: every declared tree)."`
-	Profile  string `name:"profile" enum:"repo-safe,full,custom" default:"repo-safe" help:"repo-safe (manifest, no bodies), full (adds document bodies), custom (sections from .ctxfile.json export.include)."`
+	Profile  string `name:"profile" placeholder:"repo-safe|full|custom" help:"repo-safe (the default: manifest, no bodies), full (adds document bodies), custom (sections from .ctxfile.json export.include). --check without it checks against the profile the envelope was written with."`
 	Encoding string `name:"encoding" placeholder:"<name>" help:"Tokenizer vocabulary for token counts: o200k_base (default) or cl100k_base."`
 	Stdout   bool   `name:"stdout" xor:"mode" help:"Print the envelope instead of writing it (with --json: inside the result, as envelope)."`
 	Check    bool   `name:"check" xor:"mode" help:"Write nothing; exit 1 when .ctxfile/context.json is stale compared with the trees (for CI and pre-commit)."`
@@ -27,10 +27,19 @@ document in tree order, and gitState (branch, ahead/behind, dirty). Absolute
 paths never appear. Every text passes the secret redactor again. An envelope
 that would differ only in its timestamps is left as it is.
 SOURCE_DATE_EPOCH, when set, is the time written. --check compares what the
-trees say (documents, profile, sections), not commits or times.`
+trees say (documents, profile, sections), not commits or times; without
+--profile it checks against the profile the envelope was written with.`
 }
 
 func (cmd *exportCtxfileCmd) Run(c *Context) error {
+	switch cmd.Profile {
+	case "", contracts.ProfileRepoSafe, contracts.ProfileFull, contracts.ProfileCustom:
+	default:
+		// Not a kong enum: an enum needs a default, and "" (unset) is what
+		// lets --check take the profile the envelope was written with.
+		return contracts.Errorf(contracts.CodeUsage, "--profile must be one of %q, %q, %q but got %q",
+			contracts.ProfileRepoSafe, contracts.ProfileFull, contracts.ProfileCustom, cmd.Profile)
+	}
 	if cmd.Profile == "full" {
 		// Loud, and before anything is written or printed.
 		fmt.Fprintf(c.Stderr, "warning: %s\n", strings.ToUpper(operations.FullProfileWarning[:1])+operations.FullProfileWarning[1:])
@@ -66,7 +75,11 @@ func (c *Context) printExportCtxfile(r *contracts.ExportCtxfileResult) {
 			fmt.Fprintf(w, ".ctxfile/context.json is up to date with %s\n", countOf(len(r.Trees), "tree"))
 			return
 		}
-		fmt.Fprintln(w, ".ctxfile/context.json is stale; run `git context-tree export ctxfile` and commit it:")
+		again := "git context-tree export ctxfile"
+		if r.Profile != contracts.ProfileRepoSafe {
+			again += " --profile " + r.Profile
+		}
+		fmt.Fprintf(w, ".ctxfile/context.json is stale; run `%s` and commit it:\n", again)
 		for _, d := range r.Differences {
 			fmt.Fprintf(w, "  %s\n", d)
 		}

@@ -59,7 +59,7 @@ func (c *Context) printExportLLMS(r *contracts.ExportLLMSResult) {
 // warnSkipped tells on stderr which documents an export could not read.
 func (c *Context) warnSkipped(skipped []contracts.SkippedDocument) {
 	for _, s := range skipped {
-		fmt.Fprintf(c.Stderr, "warning: left out %s: it %s\n", quote(s.Path), s.Reason)
+		fmt.Fprintf(c.Stderr, "warning: left out %s: %s\n", quote(s.Path), s.Reason)
 	}
 }
 

@@ -42,6 +42,15 @@ func (cmd *fixCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
+	if !cmd.Write && anyChange(res) {
+		res.Next = append(res.Next, contracts.NextStep{Command: "git context-tree fix" + argWord(cmd.Tree) + " --write", Reason: "make these repairs"})
+	}
+	if !res.OK {
+		// What fix cannot repair comes before committing: the hook would
+		// reject the commit.
+		res.Next = append(res.Next, contracts.NextStep{Command: "git context-tree verify" + argWord(cmd.Tree),
+			Reason: "repair the findings above by hand, then check the tree"})
+	}
 	if cmd.Write {
 		var roots []string
 		for _, t := range res.Trees {
@@ -50,10 +59,8 @@ func (cmd *fixCmd) Run(c *Context) error {
 			}
 		}
 		if len(roots) > 0 {
-			res.Next = operations.GitSteps(c, c.Env, roots...)
+			res.Next = append(res.Next, operations.GitSteps(c, c.Env, roots...)...)
 		}
-	} else if anyChange(res) {
-		res.Next = []contracts.NextStep{{Command: "git context-tree fix" + argWord(cmd.Tree) + " --write", Reason: "make these repairs"}}
 	}
 	return c.report(res, func() { c.printFix(res) })
 }
@@ -120,7 +127,7 @@ func (c *Context) printFix(res *contracts.FixResult) {
 // current directory, so git apply and patch -p1 work from there.
 func (c *Context) relabel(root string, ch contracts.FixChange) string {
 	shown := c.display(filepath.Join(root, filepath.FromSlash(ch.Path)))
-	if filepath.IsAbs(shown) || strings.HasPrefix(shown, "..") || strings.ContainsAny(shown, "\t\n\"") {
+	if filepath.IsAbs(shown) || strings.HasPrefix(shown, "..") || strings.ContainsAny(shown, "\t\n") {
 		return ch.Diff
 	}
 	shown = filepath.ToSlash(shown)

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
-	"text/tabwriter"
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -53,31 +51,25 @@ func (cmd *syncCmd) Run(c *Context) error {
 }
 
 // printSync prints one line per source: selector, what happened, tree
-// root; aligned on a terminal, tab-separated otherwise. Notes (a server
-// without partial clones) and the offline summary go to stderr.
+// root; aligned under a header on a terminal, tab-separated without one
+// otherwise (a failed source's findings follow it, one per row). Notes (a
+// server without partial clones) and the offline summary go to stderr.
 func (c *Context) printSync(res *contracts.SyncResult, offline bool, now time.Time) {
-	var w io.Writer = c.Stdout
-	var tw *tabwriter.Writer
-	if isTerminal(c.Stdout) {
-		tw = tabwriter.NewWriter(c.Stdout, 0, 8, 2, ' ', 0)
-		w = tw
-	}
+	t := c.newTable("TREE", "SYNC", "TREE ROOT")
 	for _, e := range res.Connections {
 		if !e.OK {
-			fmt.Fprintf(w, "%s\tfailed %s: %s\n", quote(e.Connection.Exact), e.Error.Code, e.Error.Message)
+			t.add(quote(e.Connection.Exact), fmt.Sprintf("failed %s: %s", e.Error.Code, e.Error.Message))
 			if findings, ok := e.Error.Details["findings"].([]contracts.Finding); ok {
 				root, _ := e.Error.Details["root"].(string)
 				for _, f := range findings {
-					fmt.Fprintf(w, "\t%s\n", c.findingLine(root, f))
+					t.add("", c.findingLine(root, f))
 				}
 			}
 			continue
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", quote(e.Connection.Exact), syncStatus(e, now), quote(e.TreeRoot))
+		t.add(quote(e.Connection.Exact), syncStatus(e, now), quote(e.TreeRoot))
 	}
-	if tw != nil {
-		tw.Flush()
-	}
+	t.print()
 	for _, e := range res.Connections {
 		for _, n := range e.Notes {
 			fmt.Fprintf(c.Stderr, "note: %s\n", n)

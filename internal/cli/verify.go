@@ -77,15 +77,17 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 // stagedFailureHint says how to go on when the hook rejects the index.
 func stagedFailureHint(hook string) string {
 	const details = "; details: git context-tree --json verify --staged"
+	// A new user's first rejected commit is usually of findings fix repairs.
+	const fix = " (git context-tree fix --write repairs the mechanical ones in the work tree)"
 	switch hook {
 	case "pre-merge-commit":
-		return "The merged Context Tree does not verify. Fix the findings, stage them and conclude the merge with git commit, or merge with --no-verify (GIT_CONTEXT_TREE_SKIP=1 skips only this check)" + details
+		return "The merged Context Tree does not verify. Fix the findings" + fix + ", stage them and conclude the merge with git commit, or merge with --no-verify (GIT_CONTEXT_TREE_SKIP=1 skips only this check)" + details
 	case "prepare-commit-msg":
-		return "The Context Tree this cherry-pick, revert or rebase would commit does not verify. Fix the findings, stage them and continue (for example git cherry-pick --continue or git rebase --continue), or abort; GIT_CONTEXT_TREE_SKIP=1 skips this check" + details
+		return "The Context Tree this cherry-pick, revert or rebase would commit does not verify. Fix the findings" + fix + ", stage them and continue (for example git cherry-pick --continue or git rebase --continue), or abort; GIT_CONTEXT_TREE_SKIP=1 skips this check" + details
 	case "pre-applypatch":
-		return "The Context Tree this patch would commit does not verify. Fix the findings, stage them and run git am --continue, or skip the patch; GIT_CONTEXT_TREE_SKIP=1 skips this check" + details
+		return "The Context Tree this patch would commit does not verify. Fix the findings" + fix + ", stage them and run git am --continue, or skip the patch; GIT_CONTEXT_TREE_SKIP=1 skips this check" + details
 	}
-	return "The staged Context Tree does not verify. Fix the findings and stage them, or commit with --no-verify (GIT_CONTEXT_TREE_SKIP=1 skips only this check)" + details
+	return "The staged Context Tree does not verify. Fix the findings" + fix + " and stage them, or commit with --no-verify (GIT_CONTEXT_TREE_SKIP=1 skips only this check)" + details
 }
 
 func (c *Context) printVerify(rep *contracts.VerifyReport) {

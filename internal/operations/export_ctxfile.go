@@ -27,6 +27,10 @@ const (
 // CtxfileRequest is `export ctxfile`.
 type CtxfileRequest struct {
 	Selector string // "" exports every declared tree (or the default tree)
+	// Profile is repo-safe when "", except for Check: then it is the
+	// profile the envelope on disk was written with (repo-safe without
+	// one), so a check compares content, and a full or custom export is
+	// not stale by its profile alone.
 	Profile  string
 	Encoding string
 	Stdout   bool // return the envelope instead of writing it
@@ -39,9 +43,6 @@ const FullProfileWarning = "profile full puts the body of every document into .c
 // ExportCtxfile builds the .ctxfile envelope of the project's trees and
 // writes, prints or checks it.
 func ExportCtxfile(ctx context.Context, env Env, req CtxfileRequest) (*contracts.ExportCtxfileResult, error) {
-	if req.Profile == "" {
-		req.Profile = contracts.ProfileRepoSafe
-	}
 	counter, err := export.NewCounter(req.Encoding)
 	if err != nil {
 		return nil, err
@@ -49,6 +50,12 @@ func ExportCtxfile(ctx context.Context, env Env, req CtxfileRequest) (*contracts
 	p, conns, err := openProject(ctx, env)
 	if err != nil {
 		return nil, err
+	}
+	if req.Profile == "" && req.Check {
+		req.Profile = writtenProfile(p.Root)
+	}
+	if req.Profile == "" {
+		req.Profile = contracts.ProfileRepoSafe
 	}
 	var include []string
 	if req.Profile == contracts.ProfileCustom {
@@ -267,6 +274,22 @@ func checkCtxfile(projectRoot string, envelope contracts.CtxfileEnvelope, res *c
 	fresh := len(res.Differences) == 0
 	res.Fresh = &fresh
 	return res, nil
+}
+
+// writtenProfile is the profile of the envelope at the project root, ""
+// when there is none or it names no profile of ours (the check then
+// reports it stale as it is).
+func writtenProfile(projectRoot string) string {
+	old, err := readIfRegular(filepath.Join(projectRoot, ctxfileDir, ctxfileJSON))
+	var prev contracts.CtxfileEnvelope
+	if err != nil || old == nil || parseEnvelope(old, &prev) != nil {
+		return ""
+	}
+	switch prev.Profile {
+	case contracts.ProfileRepoSafe, contracts.ProfileFull, contracts.ProfileCustom:
+		return prev.Profile
+	}
+	return ""
 }
 
 func parseEnvelope(data []byte, env *contracts.CtxfileEnvelope) error {

@@ -28,7 +28,8 @@ func ExportLLMS(ctx context.Context, env Env, req LLMSRequest) (*contracts.Expor
 	if req.MaxTokens < 0 {
 		return nil, contracts.Errorf(contracts.CodeUsage, "--max-tokens must be positive")
 	}
-	if err := checkBaseURL(req.BaseURL); err != nil {
+	baseURL, err := checkBaseURL(req.BaseURL)
+	if err != nil {
 		return nil, err
 	}
 	counter, err := export.NewCounter(req.Encoding)
@@ -50,7 +51,7 @@ func ExportLLMS(ctx context.Context, env Env, req LLMSRequest) (*contracts.Expor
 	// Links are computed between real paths; the directory is created only
 	// once there is something to write.
 	out := tree.RealPath(env.Abs(orDefault(req.OutDir, ".")))
-	link, err := llmsLink(req.BaseURL, out, t)
+	link, err := llmsLink(baseURL, out, t)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +70,7 @@ func ExportLLMS(ctx context.Context, env Env, req LLMSRequest) (*contracts.Expor
 	}
 	res := &contracts.ExportLLMSResult{
 		SchemaVersion: contracts.CLIVersion, Tree: ref, OutputDir: out, Encoding: counter.Encoding,
-		BaseURL: req.BaseURL, MaxTokens: req.MaxTokens, TotalTokens: rendered.FullTokens,
+		BaseURL: baseURL, MaxTokens: req.MaxTokens, TotalTokens: rendered.FullTokens,
 		Documents: []contracts.ExportedDocument{}, Skipped: et.unreadable,
 	}
 	files := []struct {
@@ -106,21 +107,23 @@ func orDefault(s, def string) string {
 	return s
 }
 
-// checkBaseURL accepts an absolute http(s) URL without credentials.
-func checkBaseURL(raw string) error {
+// checkBaseURL accepts an absolute http(s) URL without credentials, and
+// returns it with its path escaped segment by segment as document paths
+// are (a space or a parenthesis would end a Markdown link).
+func checkBaseURL(raw string) (string, error) {
 	if raw == "" {
-		return nil
+		return "", nil
 	}
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil, u.Scheme != "https" && u.Scheme != "http", u.Host == "":
-		return contracts.Errorf(contracts.CodeUsage, "--base-url must be an absolute http or https URL")
+		return "", contracts.Errorf(contracts.CodeUsage, "--base-url must be an absolute http or https URL")
 	case u.User != nil:
-		return contracts.Errorf(contracts.CodeUsage, "--base-url must not carry credentials")
-	case u.RawQuery != "" || u.Fragment != "":
-		return contracts.Errorf(contracts.CodeUsage, "--base-url must not have a query or fragment: document paths are appended to it")
+		return "", contracts.Errorf(contracts.CodeUsage, "--base-url must not carry credentials")
+	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
+		return "", contracts.Errorf(contracts.CodeUsage, "--base-url must not have a query or fragment: document paths are appended to it")
 	}
-	return nil
+	return u.Scheme + "://" + u.Host + export.RelativeLink("")(u.Path), nil
 }
 
 // llmsLink says how llms.txt links documents: under --base-url, else

@@ -110,6 +110,9 @@ func initResult(ctx context.Context, env Env, root, title string, connected, cre
 	}
 	if connected {
 		res.Next = append(res.Next, GitSteps(ctx, env, root)...)
+	} else {
+		res.Next = append(res.Next, contracts.NextStep{Command: "git context-tree connect " + shellWord(displayPath(env, root)),
+			Reason: "declare it when it is ready: verify, the hook and agents find declared trees"})
 	}
 	return res
 }

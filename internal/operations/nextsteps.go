@@ -34,6 +34,7 @@ func GitSteps(ctx context.Context, env Env, roots ...string) []contracts.NextSte
 		}
 	}
 	var add []string
+	var addConfig, addTree bool
 	commit := false
 	if len(specs) > 0 {
 		if entries, err := env.Git.Status(ctx, p.Checkout, specs...); err == nil {
@@ -41,6 +42,11 @@ func GitSteps(ctx context.Context, env Env, roots ...string) []contracts.NextSte
 				staged, unstaged := pending(entries, spec)
 				if unstaged {
 					add = append(add, shellWord(displayPath(env, paths[i])))
+					if paths[i] == p.ConfigFile {
+						addConfig = true
+					} else {
+						addTree = true
+					}
 				}
 				commit = commit || staged || unstaged
 			}
@@ -48,8 +54,15 @@ func GitSteps(ctx context.Context, env Env, roots ...string) []contracts.NextSte
 	}
 	var steps []contracts.NextStep
 	if len(add) > 0 {
+		what := "the tree and its declaration"
+		switch {
+		case !addTree:
+			what = "the declaration"
+		case !addConfig:
+			what = "the tree"
+		}
 		steps = append(steps, contracts.NextStep{Command: "git add " + strings.Join(add, " "),
-			Reason: "stage the tree and its declaration: the hook checks what is committed"})
+			Reason: "stage " + what + ": the hook checks what is committed"})
 	}
 	if !hookInstalled(ctx, env) {
 		steps = append(steps, contracts.NextStep{Command: "git context-tree hooks install",
