@@ -27,8 +27,11 @@ func Doctor(ctx context.Context, env Env, req DoctorRequest) (*contracts.DoctorR
 		res.Fixed = append(res.Fixed, fixed...)
 	}
 	r := &doctorReport{res: res}
-	checkGit(ctx, env, r)
-	checkProject(ctx, env, r)
+	if checkGit(ctx, env, r) {
+		checkProject(ctx, env, r)
+	} else {
+		r.fail("project", "project.config", "not checked: every project check needs git (see git.version)", "put git on PATH, then: git context-tree doctor")
+	}
 	checkSkills(ctx, env, r)
 	checkSchedules(ctx, env, r)
 	checkState(ctx, env, r)
