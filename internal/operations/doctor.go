@@ -2,6 +2,9 @@ package operations
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -26,6 +29,10 @@ func Doctor(ctx context.Context, env Env, req DoctorRequest) (*contracts.DoctorR
 		}
 		res.Fixed = append(res.Fixed, fixed...)
 	}
+	// Looked at first: the other checks read the state through paths that
+	// create its empty directories.
+	_, err := os.Lstat(env.Home.Root)
+	stateMissing := errors.Is(err, fs.ErrNotExist)
 	r := &doctorReport{res: res}
 	if checkGit(ctx, env, r) {
 		checkProject(ctx, env, r)
@@ -34,7 +41,7 @@ func Doctor(ctx context.Context, env Env, req DoctorRequest) (*contracts.DoctorR
 	}
 	checkSkills(ctx, env, r)
 	checkSchedules(ctx, env, r)
-	checkState(ctx, env, r)
+	checkState(ctx, env, stateMissing, r)
 	checkMCP(ctx, env, r)
 	return res, nil
 }

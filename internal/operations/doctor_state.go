@@ -18,10 +18,10 @@ import (
 // checkState reports the state directory: private permissions, locks left
 // by processes that have exited, sessions that lost their parts, and the
 // disk caches and snapshots use.
-func checkState(ctx context.Context, env Env, r *doctorReport) {
+func checkState(ctx context.Context, env Env, missing bool, r *doctorReport) {
 	const area = "state"
 	root := env.Home.Root
-	if fi, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
+	if fi, err := os.Lstat(root); missing || errors.Is(err, fs.ErrNotExist) {
 		r.ok(area, "state.permissions", root+" does not exist yet (nothing synced or written)")
 		return
 	} else if why := unusableRoot(fi, err); why != "" {
