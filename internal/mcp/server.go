@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree/search"
 )
 
@@ -31,6 +32,12 @@ Every result names the tree's selector, commit (head) and whether it has uncommi
 // New returns the MCP server for env, with every tool and the node
 // resources registered.
 func New(env operations.Env, version string) (*sdk.Server, error) {
+	if env.Resolved == nil {
+		// The server lives as long as the host's session: what git says
+		// about a checkout is kept until the checkout changes, so a warm
+		// read does not run git status over the whole tree.
+		env.Resolved = sources.NewResolveCache()
+	}
 	s := &server{env: env}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "git-context-tree", Title: "Context Trees", Version: version},
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
