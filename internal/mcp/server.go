@@ -57,6 +57,10 @@ func New(env operations.Env, version string) (*sdk.Server, error) {
 // out) until the client closes its end or ctx is cancelled (SIGTERM).
 // Malformed input is answered with JSON-RPC errors and never ends it.
 func Serve(ctx context.Context, env operations.Env, version string, in io.Reader, out io.WriteCloser) error {
+	if env.Resolved == nil {
+		env.Resolved = sources.NewResolveCache()
+		defer env.Resolved.Close()
+	}
 	srv, err := New(env, version)
 	if err != nil {
 		return err

@@ -47,6 +47,17 @@ func NewResolveCache() *ResolveCache {
 	return &ResolveCache{w: w, entries: map[string]*resolved{}}
 }
 
+// Close stops watching; a closed cache asks git every time.
+func (c *ResolveCache) Close() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.w.Close()
+	c.entries = map[string]*resolved{}
+}
+
 // Resolve is ResolveDirectory, answered from the cache while nothing it
 // depends on changed. The mark is set before git runs, so a change made
 // while git looks is never lost: it only makes the next call ask again.

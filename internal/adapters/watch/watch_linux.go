@@ -65,6 +65,9 @@ type Dir struct {
 func (w *Watcher) Mark(dirs []Dir) (*Mark, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.fd < 0 {
+		return nil, ErrUnsupported
+	}
 	m := &Mark{w: w}
 	add := func(dir string, gitDir bool) error {
 		wd, err := unix.InotifyAddWatch(w.fd, dir, events|unix.IN_MASK_ADD)
@@ -109,6 +112,20 @@ func (w *Watcher) Mark(dirs []Dir) (*Mark, error) {
 	return m, nil
 }
 
+// Close stops the watcher; every mark reports changed from then on.
+func (w *Watcher) Close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, ms := range w.marks {
+		for m := range ms {
+			m.wds, m.changed = nil, true
+		}
+	}
+	w.marks = map[int32]map[*Mark]bool{}
+	_ = unix.Close(w.fd)
+	w.fd = -1
+}
+
 // Changed reads the events queued so far and reports whether one concerned
 // this mark's directories. Once changed, a mark stays changed.
 func (m *Mark) Changed() bool {
@@ -121,7 +138,7 @@ func (m *Mark) Changed() bool {
 
 // drainLocked reads every queued event without waiting.
 func (w *Watcher) drainLocked() {
-	for {
+	for w.fd >= 0 {
 		n, err := unix.Read(w.fd, w.buf)
 		if err != nil || n <= 0 {
 			if errors.Is(err, unix.EINTR) {
@@ -162,7 +179,7 @@ func (m *Mark) closeLocked() {
 	w := m.w
 	for _, wd := range m.wds {
 		delete(w.marks[wd], m)
-		if len(w.marks[wd]) == 0 {
+		if len(w.marks[wd]) == 0 && w.fd >= 0 {
 			delete(w.marks, wd)
 			delete(w.locksOnly, wd)
 			_, _ = unix.InotifyRmWatch(w.fd, uint32(wd))

@@ -26,3 +26,6 @@ func (m *Mark) Changed() bool { return true }
 
 // Close does nothing.
 func (m *Mark) Close() {}
+
+// Close does nothing.
+func (w *Watcher) Close() {}
