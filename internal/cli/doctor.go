@@ -17,10 +17,11 @@ func (cmd *doctorCmd) Help() string {
 	return `Checks this machine's and this project's setup and prints one line per
 check: ok, warn or fail, with the command that fixes every line that is not
 ok. Areas: git (version, identity, URL rewrites of GitHub), project
-(configuration, selectors, each declared tree), hook (whether git runs the
-tree check on commit, whether hooks find the binary), skills (per detected
-coding agent), schedules (cleanup timers and their last runs) and state
-($CONTEXT_TREE_HOME permissions, stale locks, broken sessions, disk use).
+(configuration, selectors, each declared tree resolves, verifies or is
+synced), hook (whether git runs the tree check on commit, whether hooks
+find the binary), skills (per detected coding agent), schedules (cleanup
+timers and their last runs), state ($CONTEXT_TREE_HOME permissions, stale
+locks, broken sessions, disk use) and mcp (agent hosts' server entries).
 
 Exit 0 when nothing fails (warnings allowed), 1 otherwise. --fix changes
 only the state directory's permissions and removes locks whose owner has

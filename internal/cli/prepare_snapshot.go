@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
 // printFreshness tells, on stderr, what a new session starts from: for a
@@ -45,16 +46,5 @@ func (c *Context) printFreshness(res *contracts.SessionResult, synced bool, now 
 // when is a time as people read it, in UTC.
 func when(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
-// ago is a duration rounded for people: minutes, hours and minutes, or days.
-func ago(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "less than a minute"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
-	default:
-		return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
-	}
-}
+// ago is a duration rounded for people (operations.HumanAge).
+func ago(d time.Duration) string { return operations.HumanAge(d) }

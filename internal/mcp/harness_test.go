@@ -15,6 +15,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/schematest"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/testutil/fakegithub"
 )
 
@@ -94,7 +95,10 @@ func newFixture(t *testing.T) *fixture {
 func (f *fixture) connect(t *testing.T) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := New(f.env, "test")
+	env := f.env
+	env.Resolved = sources.NewResolveCache()
+	t.Cleanup(env.Resolved.Close)
+	srv, err := New(env, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree/search"
 )
 
@@ -31,6 +32,12 @@ Every result names the tree's selector, commit (head) and whether it has uncommi
 // New returns the MCP server for env, with every tool and the node
 // resources registered.
 func New(env operations.Env, version string) (*sdk.Server, error) {
+	if env.Resolved == nil {
+		// The server lives as long as the host's session: what git says
+		// about a checkout is kept until the checkout changes, so a warm
+		// read does not run git status over the whole tree.
+		env.Resolved = sources.NewResolveCache()
+	}
 	s := &server{env: env}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "git-context-tree", Title: "Context Trees", Version: version},
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
@@ -50,6 +57,10 @@ func New(env operations.Env, version string) (*sdk.Server, error) {
 // out) until the client closes its end or ctx is cancelled (SIGTERM).
 // Malformed input is answered with JSON-RPC errors and never ends it.
 func Serve(ctx context.Context, env operations.Env, version string, in io.Reader, out io.WriteCloser) error {
+	if env.Resolved == nil {
+		env.Resolved = sources.NewResolveCache()
+		defer env.Resolved.Close()
+	}
 	srv, err := New(env, version)
 	if err != nil {
 		return err

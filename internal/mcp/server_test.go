@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
 func TestToolsAreListedReadOnlyWithContractSchemas(t *testing.T) {
@@ -277,5 +278,124 @@ func TestUnknownToolIsAProtocolError(t *testing.T) {
 	cs := newFixture(t).connect(t)
 	if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "write_node"}); err == nil {
 		t.Error("an unknown tool was called")
+	}
+}
+
+// sparseFixture adds acme/wiki to the fixture's project: its subtree kb
+// synced, then its subtree team declared after that sync, so the branch's
+// sparse snapshot does not hold team.
+func sparseFixture(t *testing.T) *fixture {
+	f := newFixture(t)
+	f.gh.Publish("acme/wiki", "main", map[string]string{
+		"kb/NODE.md":   "---\nschemaVersion: 1\ntitle: KB\n---\nKnowledge of zeppelin routes.\n",
+		"team/NODE.md": "---\nschemaVersion: 1\ntitle: Team\n---\nZeppelin crews.\n",
+	})
+	config := func(trees ...string) {
+		writeFile(t, filepath.Join(f.project, ".context-tree.json"), `{"schemaVersion":3,"trees":[
+  {"kind":"directory","path":"docs"},
+  {"kind":"git","repository":"acme/handbook","path":".","ref":"main"}`+strings.Join(trees, "")+`]}`)
+	}
+	kb := `,{"kind":"git","repository":"acme/wiki","path":"kb","ref":"main"}`
+	config(kb)
+	res, err := operations.Sync(context.Background(), f.env, []string{"https://github.com/acme/wiki/tree/main/kb"}, false)
+	if err != nil || len(res.Connections) != 1 || !res.Connections[0].OK {
+		t.Fatalf("sync: %+v %v", res, err)
+	}
+	config(kb, `,{"kind":"git","repository":"acme/wiki","path":"team","ref":"main"}`)
+	return f
+}
+
+func TestASubtreeTheSparseSnapshotLacksIsNotSynced(t *testing.T) {
+	f := sparseFixture(t)
+	cs := f.connect(t)
+	const team = "https://github.com/acme/wiki/tree/main/team"
+	for _, tool := range []string{"read_node", "outline", "verify"} {
+		if code := toolError(t, cs, tool, map[string]any{"tree": team}); code != string(contracts.CodeNotSynced) {
+			t.Errorf("%s of team: %s, want NOT_SYNCED", tool, code)
+		}
+	}
+	if code := toolError(t, cs, "search", map[string]any{"query": "zeppelin", "tree": "wiki/team"}); code != string(contracts.CodeNotSynced) {
+		t.Errorf("search of team: %s", code)
+	}
+	// Searching every tree finds kb and skips team, saying why; nothing
+	// of team is served from the snapshot or fetched.
+	var res contracts.SearchResult
+	call(t, cs, "search", map[string]any{"query": "zeppelin"}, &res)
+	var paths []string
+	for _, h := range res.Hits {
+		if strings.Contains(h.Selector, "acme/wiki") {
+			paths = append(paths, h.Selector+" "+h.Path)
+		}
+	}
+	if diff := cmp.Diff([]string{"https://github.com/acme/wiki/tree/main/kb ."}, paths); diff != "" {
+		t.Errorf("wiki hits (-want +got):\n%s", diff)
+	}
+	skipped := map[string]contracts.ErrorCode{}
+	for _, s := range res.Skipped {
+		skipped[s.Selector] = s.Error.Code
+	}
+	if skipped[team] != contracts.CodeNotSynced && skipped["wiki/team"] != contracts.CodeNotSynced {
+		t.Errorf("skipped: %+v", res.Skipped)
+	}
+	var list contracts.ListTreesResult
+	call(t, cs, "list_trees", nil, &list)
+	for _, tr := range list.Trees {
+		if tr.Exact == team && (tr.Error == nil || tr.Error.Code != contracts.CodeNotSynced || tr.Root != "") {
+			t.Errorf("list_trees team: %+v", tr)
+		}
+	}
+	for r, err := range cs.Resources(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(r.URI, "team") {
+			t.Errorf("listed %s", r.URI)
+		}
+	}
+	if _, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: resourceURI(team, "NODE.md")}); err == nil || !strings.Contains(err.Error(), "does not hold team") {
+		t.Errorf("resource of team: %v", err)
+	}
+}
+
+func TestAnAmbiguousSelectorIsRefused(t *testing.T) {
+	cs := sparseFixture(t).connect(t)
+	for _, tool := range []string{"read_node", "outline", "verify", "search"} {
+		args := map[string]any{"tree": "wiki"}
+		if tool == "search" {
+			args["query"] = "zeppelin"
+		}
+		if code := toolError(t, cs, tool, args); code != string(contracts.CodeSelectorAmbiguous) {
+			t.Errorf("%s of wiki: %s, want SELECTOR_AMBIGUOUS", tool, code)
+		}
+	}
+	if code := toolError(t, cs, "resolve", map[string]any{"selector": "wiki"}); code != string(contracts.CodeSelectorAmbiguous) {
+		t.Errorf("resolve wiki: %s", code)
+	}
+}
+
+func TestOversizedArgumentsAndHugeDocuments(t *testing.T) {
+	f := newFixture(t)
+	huge := filepath.Join(f.docs, "huge.md")
+	writeFile(t, huge, doc("Huge", "zeppelin\n"))
+	if err := os.Truncate(huge, contracts.MaxDocumentBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	cs := f.connect(t)
+	res := callRaw(t, cs, "read_node", map[string]any{"tree": "docs", "node": strings.Repeat("a", 20<<10)})
+	if !res.IsError || !strings.Contains(text(res), `"USAGE"`) || !strings.Contains(text(res), "the limit is 16384") {
+		t.Errorf("20 KiB of arguments: %s", text(res))
+	}
+	if code := toolError(t, cs, "read_node", map[string]any{"tree": "docs", "node": "huge.md"}); code != string(contracts.CodeReadTooLarge) {
+		t.Errorf("huge document: %s", code)
+	}
+	var found contracts.SearchResult
+	call(t, cs, "search", map[string]any{"query": "zeppelin", "tree": "docs"}, &found)
+	for _, h := range found.Hits {
+		if h.Path == "huge.md" {
+			t.Errorf("a document over the size cap was searched: %+v", h)
+		}
+	}
+	if _, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: resourceURI(f.docs, "huge.md")}); err == nil || !strings.Contains(err.Error(), "limit") {
+		t.Errorf("huge resource: %v", err)
 	}
 }

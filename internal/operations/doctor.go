@@ -2,6 +2,9 @@ package operations
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -26,12 +29,19 @@ func Doctor(ctx context.Context, env Env, req DoctorRequest) (*contracts.DoctorR
 		}
 		res.Fixed = append(res.Fixed, fixed...)
 	}
+	// Looked at first: the other checks read the state through paths that
+	// create its empty directories.
+	_, err := os.Lstat(env.Home.Root)
+	stateMissing := errors.Is(err, fs.ErrNotExist)
 	r := &doctorReport{res: res}
-	checkGit(ctx, env, r)
-	checkProject(ctx, env, r)
+	if checkGit(ctx, env, r) {
+		checkProject(ctx, env, r)
+	} else {
+		r.fail("project", "project.config", "not checked: every project check needs git (see git.version)", "put git on PATH, then: git context-tree doctor")
+	}
 	checkSkills(ctx, env, r)
 	checkSchedules(ctx, env, r)
-	checkState(ctx, env, r)
+	checkState(ctx, env, stateMissing, r)
 	checkMCP(ctx, env, r)
 	return res, nil
 }

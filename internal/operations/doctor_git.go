@@ -9,19 +9,18 @@ import (
 )
 
 // checkGit reports git's version, the commit identity and the URL
-// rewrites that change where GitHub sources are fetched from.
-func checkGit(ctx context.Context, env Env, r *doctorReport) {
+// rewrites that change where GitHub sources are fetched from. It reports
+// false when git cannot be run at all: nothing that needs it is checked.
+func checkGit(ctx context.Context, env Env, r *doctorReport) bool {
 	const area = "git"
 	minimum := fmt.Sprintf("%d.%d", git.MinVersion[0], git.MinVersion[1])
 	version, parsed, err := env.Git.Version(ctx)
 	switch {
 	case err != nil:
 		r.fail(area, "git.version", "cannot run git: "+git.Summary(err), "install git "+minimum+" or later and put it on PATH")
-		return
-	case !git.VersionAtLeast(parsed, git.MinVersion):
-		r.fail(area, "git.version", "git "+version+" is older than "+minimum+", the oldest this tool works with", "install git "+minimum+" or later")
+		return false
 	default:
-		r.ok(area, "git.version", "git "+version+" (needs "+minimum+" or later)")
+		judgeGitVersion(version, parsed, r)
 	}
 
 	var missing []string
@@ -44,7 +43,7 @@ func checkGit(ctx context.Context, env Env, r *doctorReport) {
 	rewrites, err := env.Git.URLRewrites(ctx, env.Dir)
 	if err != nil {
 		r.warn(area, "git.url-rewrites", "cannot read url.*.insteadOf settings: "+git.Summary(err), "git config --get-regexp '^url\\.'")
-		return
+		return true
 	}
 	var github []string
 	for _, rw := range rewrites {
@@ -54,9 +53,10 @@ func checkGit(ctx context.Context, env Env, r *doctorReport) {
 	}
 	if len(github) == 0 {
 		r.ok(area, "git.url-rewrites", "no url.*.insteadOf rewrites of https://github.com/")
-		return
+		return true
 	}
 	r.ok(area, "git.url-rewrites", "GitHub sources are fetched through rewrites: "+strings.Join(github, "; "))
+	return true
 }
 
 // affectsGitHub reports whether a rewritten prefix matches some
@@ -64,4 +64,15 @@ func checkGit(ctx context.Context, env Env, r *doctorReport) {
 func affectsGitHub(pattern string) bool {
 	const gh = "https://github.com/"
 	return strings.HasPrefix(gh, pattern) || strings.HasPrefix(pattern, gh)
+}
+
+// judgeGitVersion reports git's version against the oldest the tool
+// works with.
+func judgeGitVersion(version string, parsed [3]int, r *doctorReport) {
+	minimum := fmt.Sprintf("%d.%d", git.MinVersion[0], git.MinVersion[1])
+	if !git.VersionAtLeast(parsed, git.MinVersion) {
+		r.fail("git", "git.version", "git "+version+" is older than "+minimum+", the oldest this tool works with", "install git "+minimum+" or later")
+		return
+	}
+	r.ok("git", "git.version", "git "+version+" (needs "+minimum+" or later)")
 }

@@ -112,7 +112,7 @@ func checkSchedules(ctx context.Context, env Env, r *doctorReport) {
 		if run := st.LastRun; run != nil {
 			switch run.Outcome {
 			case contracts.OutcomeFailed, contracts.OutcomeInterrupted, contracts.OutcomeRejected:
-				r.warn(area, "schedules.last-run", fmt.Sprintf("%s: last run %s %s", name, run.ID, run.Outcome), "git context-tree cleanup logs "+run.ID)
+				r.warn(area, "schedules.last-run", fmt.Sprintf("%s: last run %s %s", name, run.ID, run.Outcome), "git context-tree cleanup logs --run "+run.ID)
 			default:
 				r.ok(area, "schedules.last-run", fmt.Sprintf("%s: last run %s %s", name, run.ID, run.Outcome))
 			}

@@ -27,7 +27,11 @@ func checkProject(ctx context.Context, env Env, r *doctorReport) {
 		if !errors.As(err, &ce) {
 			ce = contracts.Errorf(contracts.CodeInternal, "%v", err)
 		}
-		r.fail(area, "project.config", ce.Message, "git context-tree schema config  # the format; then edit the file")
+		fix := "git context-tree list  # shows the same error"
+		if ce.Code == contracts.CodeConfigInvalid {
+			fix = "git context-tree schema config  # the format; then edit the file"
+		}
+		r.fail(area, "project.config", ce.Message, fix)
 		return
 	}
 	if p.Config == nil {
@@ -62,23 +66,31 @@ func checkSelectors(conns []sources.Connection, r *doctorReport) {
 	}
 }
 
-// checkConnection reports one declared tree: a directory tree verifies, a
-// git source is synced and its snapshot recent and intact.
+// checkConnection reports one declared tree: it resolves (a directory
+// that exists, a git source whose snapshot holds its subtree and is
+// intact), a directory tree verifies, a git source's snapshot is recent.
 func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doctorReport) {
 	const area = "project"
-	sel := shellArg(c.Exact)
+	sel, name := shellArg(c.Exact), connLabel(c)
 	if c.Source.Kind == contracts.SourceGit {
 		rec, synced := env.managed().LastFetch(c.Source.Repository, c.Source.Ref)
 		if !synced {
-			r.warn(area, "project.sync", c.Short+": never synced on this machine", "git context-tree sync "+sel)
+			r.warn(area, "project.sync", name+": never synced on this machine", "git context-tree sync "+sel)
 			return
 		}
 		if _, err := resolveConnection(ctx, env, c); err != nil {
-			r.fail(area, "project.sync", c.Short+": "+errorText(err), "git context-tree sync "+sel)
+			// A subtree the branch's snapshot does not hold yet (connected
+			// after the last sync) is a sync away, like a source never
+			// synced; a snapshot sync rejected is broken.
+			if errorCode(err) == contracts.CodeNotSynced {
+				r.warn(area, "project.sync", name+": "+errorText(err), "git context-tree sync "+sel)
+			} else {
+				r.fail(area, "project.sync", name+": "+errorText(err), "git context-tree sync "+sel)
+			}
 			return
 		}
-		age := time.Since(rec.At).Round(time.Minute)
-		msg := fmt.Sprintf("%s: snapshot of %s synced %s ago", c.Short, abbrev(rec.Commit), age)
+		age := time.Since(rec.At)
+		msg := fmt.Sprintf("%s: snapshot of %s synced %s ago", name, abbrev(rec.Commit), HumanAge(age))
 		if age > snapshotOld {
 			r.warn(area, "project.sync", msg, "git context-tree sync "+sel)
 			return
@@ -86,9 +98,17 @@ func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doct
 		r.ok(area, "project.sync", msg)
 		return
 	}
+	if _, err := resolveConnection(ctx, env, c); err != nil {
+		fix := "git context-tree resolve " + sel
+		if errorCode(err) == contracts.CodeTreeNotFound {
+			fix = "git context-tree init " + shellArg(c.Source.Path) + "  # or: git context-tree disconnect " + sel
+		}
+		r.fail(area, "project.resolve", name+": "+errorText(err), fix, c.Dir)
+		return
+	}
 	rep, err := Verify(ctx, env, []string{c.Exact}, tree.VerifyOptions{})
 	if err != nil {
-		r.fail(area, "project.tree", c.Short+": "+errorText(err), "git context-tree verify "+sel)
+		r.fail(area, "project.tree", name+": "+errorText(err), "git context-tree verify "+sel)
 		return
 	}
 	findings, docs := 0, 0
@@ -97,11 +117,21 @@ func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doct
 		docs += t.Scanned.Documents
 	}
 	if findings > 0 {
-		r.fail(area, "project.tree", fmt.Sprintf("%s: %d finding(s) in %d document(s)", c.Short, findings, docs),
+		r.fail(area, "project.tree", fmt.Sprintf("%s: %d finding(s) in %d document(s)", name, findings, docs),
 			"git context-tree fix "+sel+" --write  # repairs what it can; verify lists the rest", c.Dir)
 		return
 	}
-	r.ok(area, "project.tree", fmt.Sprintf("%s: %d document(s) verify", c.Short, docs), c.Dir)
+	r.ok(area, "project.tree", fmt.Sprintf("%s: %d document(s) verify", name, docs), c.Dir)
+}
+
+// connLabel names a declared tree in a line: its subtree selector
+// (handbook/teams/platform) when it has one, so two subtrees of one
+// repository are told apart, else its short selector.
+func connLabel(c sources.Connection) string {
+	if c.SubtreeSel != "" {
+		return c.SubtreeSel
+	}
+	return c.Short
 }
 
 // checkHook reports whether git runs the tree check on commits here, and
@@ -191,6 +221,15 @@ func lookPath(name string) (string, error) {
 		}
 	}
 	return "", os.ErrNotExist
+}
+
+// errorCode is an error's stable code, "" for an error without one.
+func errorCode(err error) contracts.ErrorCode {
+	var ce *contracts.Error
+	if errors.As(err, &ce) {
+		return ce.Code
+	}
+	return ""
 }
 
 // errorText is an error's message without its Go wrapping.

@@ -11,17 +11,22 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
 // checkState reports the state directory: private permissions, locks left
 // by processes that have exited, sessions that lost their parts, and the
 // disk caches and snapshots use.
-func checkState(ctx context.Context, env Env, r *doctorReport) {
+func checkState(ctx context.Context, env Env, missing bool, r *doctorReport) {
 	const area = "state"
 	root := env.Home.Root
-	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
+	if fi, err := os.Lstat(root); missing || errors.Is(err, fs.ErrNotExist) {
 		r.ok(area, "state.permissions", root+" does not exist yet (nothing synced or written)")
+		return
+	} else if why := unusableRoot(fi, err); why != "" {
+		r.fail(area, "state.permissions", root+" "+why+": every command that keeps state refuses it (STATE_INVALID)",
+			"mv "+shellArg(root)+" "+shellArg(root+".old")+"  # or point "+state.HomeVar+" at a private directory", root)
 		return
 	}
 	open := openPermissions(root)
@@ -50,6 +55,21 @@ func checkState(ctx context.Context, env Env, r *doctorReport) {
 		}
 	}
 	r.ok(area, "state.disk", msg)
+}
+
+// unusableRoot says why the state root cannot be used: the tool refuses a
+// root that is a symlink or not a directory, and doctor --fix must not
+// change the mode of whatever it is.
+func unusableRoot(fi fs.FileInfo, err error) string {
+	switch {
+	case err != nil:
+		return "cannot be read: " + err.Error()
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return "is a symlink (the tool never follows symlinks in its state)"
+	case !fi.IsDir():
+		return "is not a directory"
+	}
+	return ""
 }
 
 // checkSessions reports sessions whose worktree or branch was removed by
@@ -138,6 +158,9 @@ func staleLocks(ctx context.Context, env Env) []string {
 // else is touched.
 func doctorFix(ctx context.Context, env Env) ([]contracts.DoctorFix, error) {
 	fixed := []contracts.DoctorFix{}
+	if fi, err := os.Lstat(env.Home.Root); err != nil || unusableRoot(fi, nil) != "" {
+		return fixed, nil // nothing of ours to repair (a missing root, or a path that is not our directory)
+	}
 	for _, p := range openPermissions(env.Home.Root) {
 		fi, err := os.Lstat(p)
 		if err != nil {

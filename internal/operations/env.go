@@ -4,6 +4,7 @@
 package operations
 
 import (
+	"context"
 	"io"
 	"path/filepath"
 	"time"
@@ -25,6 +26,16 @@ type Env struct {
 	// Progress, when set, is where git's fetch progress for a repository
 	// goes (sync on a terminal); nil fetches quietly.
 	Progress func(repository string) io.Writer
+	// Resolved, when set, keeps what git said about a tree's checkout
+	// (commit, dirtiness) until something it depends on changes: for a
+	// long-running reader (the MCP server). nil asks git every time.
+	Resolved *sources.ResolveCache
+}
+
+// resolveDirectory resolves a tree's directory: branch, commit and
+// dirtiness, from the cache when there is one.
+func (e Env) resolveDirectory(ctx context.Context, dir string) (*sources.DirectoryResolution, error) {
+	return e.Resolved.Resolve(ctx, e.Git, dir)
 }
 
 // managed is the machine's git source maintenance.

@@ -48,7 +48,7 @@ func resolveConnection(ctx context.Context, env Env, c sources.Connection) (cont
 			return contracts.Resolution{}, err
 		}
 	}
-	d, err := sources.ResolveDirectory(ctx, env.Git, t.Root)
+	d, err := env.resolveDirectory(ctx, t.Root)
 	if err != nil {
 		return contracts.Resolution{}, err
 	}

@@ -60,7 +60,7 @@ func openedRef(ctx context.Context, env Env, t treeTarget, access TreeAccess) (c
 		}
 	}
 	ref := contracts.TreeRef{Root: t.Root, Selector: t.selector()}
-	res, err := sources.ResolveDirectory(ctx, env.Git, t.Root)
+	res, err := env.resolveDirectory(ctx, t.Root)
 	if err != nil {
 		return contracts.TreeRef{}, err
 	}

@@ -55,9 +55,13 @@ func (g *Git) Head(ctx context.Context, scope Scope, dir string) (string, error)
 }
 
 // Dirty reports whether anything under pathspec differs from HEAD: tracked
-// changes, staged or not, and untracked files that are not ignored.
+// changes, staged or not, and untracked files that are not ignored. It
+// only looks (--no-optional-locks): status would otherwise take the
+// index lock to store refreshed file stats, which can make the user's own
+// git command in that checkout fail on index.lock, and which a watcher of
+// the git directory would take for a change.
 func (g *Git) Dirty(ctx context.Context, scope Scope, dir, pathspec string) (bool, error) {
-	out, err := g.Run(ctx, scope, dir, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", pathspec)
+	out, err := g.Run(ctx, scope, dir, "--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", pathspec)
 	if err != nil {
 		return false, err
 	}

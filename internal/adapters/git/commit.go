@@ -3,6 +3,7 @@ package git
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 )
 
@@ -76,4 +77,19 @@ func (g *Git) CommonDir(ctx context.Context, scope Scope, dir string) (string, e
 		return "", err
 	}
 	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// GitDirs returns the absolute git directory of the work tree at dir (a
+// linked worktree's own) and the repository's common directory (refs,
+// config, shared by every worktree).
+func (g *Git) GitDirs(ctx context.Context, scope Scope, dir string) (gitDir, common string, err error) {
+	out, err := g.Run(ctx, scope, dir, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir")
+	if err != nil {
+		return "", "", err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 2 {
+		return "", "", fmt.Errorf("git rev-parse --git-dir --git-common-dir: %d lines", len(lines))
+	}
+	return lines[0], lines[1], nil
 }

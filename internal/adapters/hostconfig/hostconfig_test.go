@@ -44,6 +44,35 @@ func TestUpsertJSONKeepsOtherEntriesInOrder(t *testing.T) {
 	if diff := cmp.Diff(want, string(out)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+	// Keys the user added to our entry stay, in their place; only command
+	// and args are ours to set.
+	mine := `{"mcpServers": {"context-tree": {"env": {"CONTEXT_TREE_HOME": "/x"}, "command": "old", "timeout": 5}}}`
+	merged, changed, err := upsertJSON([]byte(mine), stdioEntry)
+	wantMerged := `{
+  "mcpServers": {
+    "context-tree": {
+      "env": {
+        "CONTEXT_TREE_HOME": "/x"
+      },
+      "command": "git",
+      "timeout": 5,
+      "args": [
+        "context-tree",
+        "mcp"
+      ]
+    }
+  }
+}
+`
+	if diff := cmp.Diff(wantMerged, string(merged)); err != nil || !changed || diff != "" {
+		t.Errorf("merge into our entry: %v %v (-want +got):\n%s", changed, err, diff)
+	}
+	if _, changed, _ := upsertJSON(merged, stdioEntry); changed {
+		t.Error("an entry with our command and args and more keys was rewritten")
+	}
+	if _, _, err := upsertJSON([]byte(`{"mcpServers": {"context-tree": "git"}}`), stdioEntry); err == nil {
+		t.Error("an entry that is not an object was replaced")
+	}
 	again, changed, err := upsertJSON(out, stdioEntry)
 	if err != nil || changed || string(again) != string(out) {
 		t.Errorf("second write changed the file: %v %v", changed, err)
@@ -82,6 +111,10 @@ model = "o4" # inline comment
 [mcp_servers.context-tree]
 command = "git"
 args = ["context-tree", "mcp"]
+env = { A = "1" }
+
+[mcp_servers.context-tree.env2]
+X = "y"
 
 # the docs server
 [mcp_servers.docs]
@@ -92,6 +125,17 @@ command = "docs-server"
 	}
 	if _, changed, _ := upsertTOML(out); changed {
 		t.Error("second write changed the file")
+	}
+	// A multi-line args array is replaced whole; the keys after it stay.
+	multi := "[mcp_servers.context-tree]\nargs = [\n  \"a\",\n  \"b\",\n]\nstartup_timeout_sec = 20\ncommand = \"old\"\n"
+	out, _, err = upsertTOML([]byte(multi))
+	if err != nil || string(out) != "[mcp_servers.context-tree]\n"+tomlKeys()+"startup_timeout_sec = 20\n" {
+		t.Errorf("multi-line args: %q %v", out, err)
+	}
+	// Only a sub-table of ours: the table is appended, the sub-table kept.
+	sub := "[mcp_servers.context-tree.env]\nA = \"1\"\n"
+	if out, _, err = upsertTOML([]byte(sub)); err != nil || string(out) != sub+"\n"+tomlBlock() {
+		t.Errorf("sub-table only: %q %v", out, err)
 	}
 	appended, _, err := upsertTOML([]byte("model = \"o4\""))
 	if err != nil || string(appended) != "model = \"o4\"\n\n"+tomlBlock() {
@@ -133,5 +177,33 @@ func TestWriteThroughSymlinkAndIdempotence(t *testing.T) {
 	}
 	if changed, err := h.Write(link); err != nil || changed {
 		t.Errorf("second write: changed %v, err %v", changed, err)
+	}
+}
+
+func TestWriteThroughDanglingSymlinkCreatesItsTarget(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "dotfiles"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, ".mcp.json")
+	if err := os.Symlink(filepath.Join("dotfiles", "mcp.json"), link); err != nil {
+		t.Fatal(err)
+	}
+	h, _ := Lookup("cursor")
+	if changed, err := h.Write(link); err != nil || !changed {
+		t.Fatalf("changed %v, err %v", changed, err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the dangling symlink was replaced by a file")
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "dotfiles", "mcp.json")); err != nil || !strings.Contains(string(data), `"context-tree"`) {
+		t.Errorf("target not created: %s %v", data, err)
+	}
+	loop := filepath.Join(dir, "loop.json")
+	if err := os.Symlink("loop.json", loop); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Write(loop); err == nil || !strings.Contains(err.Error(), "too many levels") {
+		t.Errorf("a symlink loop: %v", err)
 	}
 }

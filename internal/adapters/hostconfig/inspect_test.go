@@ -19,10 +19,12 @@ func TestInspect(t *testing.T) {
 		{cursor, `{"mcpServers": {"x": {"command": "y"}}}`, Absent},
 		{cursor, `{"mcpServers": {"context-tree": {"command": "git", "args": ["context-tree", "mcp"]}}}`, Current},
 		{cursor, `{"mcpServers": {"context-tree": {"command": "git", "args": ["mcp"]}}}`, Differs},
+		{cursor, `{"mcpServers": {"context-tree": {"env": {"A": "1"}, "command": "git", "args": ["context-tree", "mcp"]}}}`, Current},
 		{cursor, `{"mcpServers": `, Invalid},
 		{codex, "model = \"x\"\n", Absent},
 		{codex, "[mcp_servers.context-tree]\ncommand = \"git\"\nargs = [\"context-tree\", \"mcp\"]\n", Current},
 		{codex, "[mcp_servers.context-tree]\ncommand = \"other\"\n", Differs},
+		{codex, "[mcp_servers.context-tree]\ncommand = \"git\"\nargs = [\"context-tree\", \"mcp\"]\n[mcp_servers.context-tree.env]\nA = \"1\"\n", Current},
 		{codex, "[mcp_servers\n", Invalid},
 	} {
 		file := filepath.Join(dir, "absent")

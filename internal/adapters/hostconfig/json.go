@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 )
 
 // member is one key of a JSON object, in file order.
@@ -100,10 +101,14 @@ func upsertJSON(data []byte, entry map[string]any) (out []byte, changed bool, er
 	for i, s := range servers {
 		if s.key == EntryName {
 			found = true
-			if sameJSON(s.value, want) {
+			merged, same, err := mergeEntry(s.value, entry)
+			if err != nil {
+				return nil, false, fmt.Errorf("mcpServers.%s: %w", EntryName, err)
+			}
+			if same {
 				return data, false, nil
 			}
-			servers[i].value = want
+			servers[i].value = merged
 		}
 	}
 	if !found {
@@ -123,6 +128,41 @@ func upsertJSON(data []byte, entry map[string]any) (out []byte, changed bool, er
 		return nil, false, err
 	}
 	return append(out, '\n'), true, nil
+}
+
+// mergeEntry sets the keys Write owns (command, args, and type for
+// Claude Code) in an existing entry, keeping every other key the user
+// added to it (env, cwd, timeouts…) in its place. same is true when the
+// owned keys already hold our values.
+func mergeEntry(existing json.RawMessage, entry map[string]any) (merged json.RawMessage, same bool, err error) {
+	ms, err := parseObject(existing)
+	if err != nil {
+		return nil, false, err
+	}
+	keys := make([]string, 0, len(entry))
+	for k := range entry {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // the order json.Marshal writes a new entry in
+	same = true
+	for _, k := range keys {
+		v, err := json.Marshal(entry[k])
+		if err != nil {
+			return nil, false, err
+		}
+		i := slices.IndexFunc(ms, func(m member) bool { return m.key == k })
+		switch {
+		case i < 0:
+			ms, same = append(ms, member{k, v}), false
+		case !sameJSON(ms[i].value, v):
+			ms[i].value, same = v, false
+		}
+	}
+	if same {
+		return existing, true, nil
+	}
+	out, err := renderObject(ms, "")
+	return out, false, err
 }
 
 func sameJSON(a, b []byte) bool {

@@ -12,41 +12,56 @@ import (
 
 // The Codex file is edited as text: BurntSushi/toml decodes and encodes
 // values but keeps no comments, key order or formatting, so a decode and
-// re-encode would rewrite the user's whole file. Only the lines of the
-// [mcp_servers.context-tree] table (and its sub-tables) are replaced, or
-// the table is appended; both files are then decoded and compared, and
-// anything but "the entry is now ours, every other value unchanged"
-// (the entry written as an inline table or with dotted keys, a header
-// inside a multi-line string) refuses the edit.
+// re-encode would rewrite the user's whole file. Only the command and args
+// lines of the [mcp_servers.context-tree] table are replaced (its other
+// keys and sub-tables, env for instance, are the user's and stay), or the
+// table is appended; both files are then decoded and compared, and
+// anything but "command and args are now ours, every other value
+// unchanged" (the entry written as an inline table or with dotted keys, a
+// header inside a multi-line string) refuses the edit.
 
-// ourHeader matches [mcp_servers.context-tree] and its sub-tables, the
-// name bare or quoted.
-var ourHeader = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*(context-tree|"context-tree"|'context-tree')\s*(\.[^\]]*)?\]\s*(#.*)?$`)
+// ourTable matches the [mcp_servers.context-tree] header, the name bare or
+// quoted (its sub-tables, [mcp_servers.context-tree.env], are the user's).
+var (
+	ourTable = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*(context-tree|"context-tree"|'context-tree')\s*\]\s*(#.*)?$`)
+	// ownedKey matches the first line of a key Write sets.
+	ownedKey = regexp.MustCompile(`^\s*(command|args|"command"|"args"|'command'|'args')\s*=`)
+)
 
 // anyHeader matches a table or array-of-tables header line.
 var anyHeader = regexp.MustCompile(`^\s*\[`)
 
-// tomlBlock is the table this program writes.
-func tomlBlock() string {
+// tomlKeys are the lines Write owns in the table.
+func tomlKeys() string {
 	quoted := make([]string, len(Args))
 	for i, a := range Args {
 		quoted[i] = strconv.Quote(a)
 	}
-	return fmt.Sprintf("[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n", EntryName, strconv.Quote(Command), strings.Join(quoted, ", "))
+	return fmt.Sprintf("command = %s\nargs = [%s]\n", strconv.Quote(Command), strings.Join(quoted, ", "))
 }
 
-// upsertTOML sets [mcp_servers.context-tree] in a Codex config.toml,
-// keeping every other line. changed is false when it already is ours.
+// tomlBlock is the table this program writes into a file without one.
+func tomlBlock() string { return "[mcp_servers." + EntryName + "]\n" + tomlKeys() }
+
+// upsertTOML sets command and args of [mcp_servers.context-tree] in a
+// Codex config.toml, keeping every other line. changed is false when they
+// already are ours.
 func upsertTOML(data []byte) (out []byte, changed bool, err error) {
 	var before map[string]any
 	if _, err := toml.Decode(string(data), &before); err != nil {
 		return nil, false, fmt.Errorf("not valid TOML: %w", err)
 	}
-	want := map[string]any{"command": Command, "args": toAny(Args)}
-	if reflect.DeepEqual(entryOf(before), want) {
+	want := map[string]any{}
+	if old, ok := entryOf(before).(map[string]any); ok {
+		for k, v := range old {
+			want[k] = v
+		}
+	}
+	if reflect.DeepEqual(want["command"], Command) && reflect.DeepEqual(want["args"], toAny(Args)) {
 		return data, false, nil
 	}
-	out = replaceTable(data, tomlBlock())
+	want["command"], want["args"] = Command, toAny(Args)
+	out = setTableKeys(data)
 	var after map[string]any
 	if _, err := toml.Decode(string(out), &after); err != nil {
 		return nil, false, fmt.Errorf("the %s entry is written in a form this tool does not edit (an inline table or dotted keys, or not TOML once edited); change it by hand: %w", EntryName, err)
@@ -57,43 +72,38 @@ func upsertTOML(data []byte) (out []byte, changed bool, err error) {
 	return out, true, nil
 }
 
-// replaceTable puts block where our table's lines were (its first header),
-// dropping the rest of them, or appends it.
-func replaceTable(data []byte, block string) []byte {
+// setTableKeys puts our command and args lines right below the table's
+// header, dropping the ones there were (a multi-line array to its closing
+// bracket), or appends the table.
+func setTableKeys(data []byte) []byte {
 	lines := strings.SplitAfter(string(data), "\n")
 	var b strings.Builder
-	inOurs, written := false, false
-	var trailing []string // comments after our last key: the next table's
+	inOurs, written, depth := false, false, 0
 	for _, l := range lines {
-		trimmed := strings.TrimSpace(l)
+		bare := strings.TrimRight(l, "\r\n")
 		switch {
-		case ourHeader.MatchString(strings.TrimRight(l, "\r\n")):
-			inOurs, trailing = true, nil
+		case depth > 0: // the rest of an owned multi-line value
+			depth += strings.Count(l, "[") - strings.Count(l, "]")
+			continue
+		case ourTable.MatchString(bare):
+			inOurs = !written
+			b.WriteString(l)
 			if !written {
-				b.WriteString(block)
+				if !strings.HasSuffix(l, "\n") {
+					b.WriteString("\n")
+				}
+				b.WriteString(tomlKeys())
 				written = true
 			}
 			continue
 		case anyHeader.MatchString(l):
-			if inOurs {
-				b.WriteString("\n")
-				for _, c := range trailing {
-					if strings.HasPrefix(strings.TrimSpace(c), "#") {
-						b.WriteString(c)
-					}
-				}
-			}
 			inOurs = false
-		case inOurs && (trimmed == "" || strings.HasPrefix(trimmed, "#")):
-			trailing = append(trailing, l)
-			continue
-		case inOurs:
-			trailing = nil
+		case inOurs && ownedKey.MatchString(l):
+			_, value, _ := strings.Cut(l, "=")
+			depth = max(strings.Count(value, "[")-strings.Count(value, "]"), 0)
 			continue
 		}
-		if !inOurs {
-			b.WriteString(l)
-		}
+		b.WriteString(l)
 	}
 	if written {
 		return []byte(b.String())
@@ -105,7 +115,7 @@ func replaceTable(data []byte, block string) []byte {
 	if s != "" {
 		s += "\n"
 	}
-	return []byte(s + block)
+	return []byte(s + tomlBlock())
 }
 
 func entryOf(m map[string]any) any {
