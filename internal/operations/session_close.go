@@ -46,5 +46,6 @@ func removeSessionParts(ctx context.Context, env Env, s *contracts.Session) erro
 			return gitErr(err)
 		}
 	}
+	removeBaseIndexes(env, s.ID)
 	return nil
 }
