@@ -107,6 +107,9 @@ func (r *rule) regexp() (*regexp.Regexp, error) {
 	r.once.Do(func() {
 		r.re, r.err = regexp.Compile(r.source)
 		r.gate = secretGate(r.source, r.secretGroup)
+		if r.gate != nil && r.source == genericAPIKey {
+			r.gate.assignment = true
+		}
 		if r.err == nil {
 			for _, a := range r.allow {
 				r.err = a.compile()

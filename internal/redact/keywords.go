@@ -14,6 +14,9 @@ type keywordIndex struct {
 	words  []string
 	ids    map[string]int
 	byPair map[uint16][]int
+	// starts has a bit for each pair that begins a keyword: most positions
+	// of a line begin none, and a bit test is far cheaper than the map.
+	starts [1 << 16 / 64]uint64
 }
 
 // ruleKeywords indexes the keywords of the rule file, found by a scan of
@@ -57,6 +60,7 @@ func newKeywordIndex(words []string) *keywordIndex {
 		ix.words = append(ix.words, k)
 		p := pair(k, 0)
 		ix.byPair[p] = append(ix.byPair[p], id)
+		ix.starts[p/64] |= 1 << (p % 64)
 	}
 	return ix
 }
@@ -68,7 +72,11 @@ func (ix *keywordIndex) hits(lower string, found []bool) bool {
 	clear(found)
 	any := false
 	for i := 0; i+1 < len(lower); i++ {
-		for _, id := range ix.byPair[pair(lower, i)] {
+		p := pair(lower, i)
+		if ix.starts[p/64]&(1<<(p%64)) == 0 {
+			continue
+		}
+		for _, id := range ix.byPair[p] {
 			if !found[id] && len(lower)-i >= len(ix.words[id]) && lower[i:i+len(ix.words[id])] == ix.words[id] {
 				found[id], any = true, true
 			}
