@@ -11,11 +11,11 @@ import (
 
 // Tree objects are read through the open cat-file of a repository, so a
 // finish asks one process for its listings and comparisons instead of one
-// ls-tree or diff-tree each. Only well-formed trees are trusted to be
-// read here: a tree whose entries are not strictly in git's order (or are
-// duplicated) makes the reader report ErrUnusualTree, and the caller asks
-// git itself (ls-tree, diff-tree), whose answer for such trees is the
-// reference.
+// ls-tree or diff-tree each. Only well-formed trees are read here: a tree
+// whose entries are not strictly in git's order (or are repeated), or a
+// name that is not a tree where one must be, makes the reader report
+// ErrUnusualTree, and the caller asks git itself (ls-tree, diff-tree),
+// whose answer is the reference, errors included.
 
 // ErrUnusualTree is a tree object that is not in git's canonical form
 // (entries out of order or repeated, an unparsable mode or entry).
@@ -139,7 +139,7 @@ func (b *Batch) ListTree(root string) ([]TreeEntry, error) {
 	}
 	rootID := got.ids[root]
 	if rootID == "" {
-		return nil, fmt.Errorf("%s is not a tree", root)
+		return nil, fmt.Errorf("%s is not a tree: %w", root, ErrUnusualTree)
 	}
 	var out []TreeEntry
 	var walk func(prefix, id string)
@@ -176,7 +176,7 @@ func (b *Batch) DiffTrees(from, to string) ([]TreeChange, error) {
 	}
 	fromID, toID := got.ids[from], got.ids[to]
 	if fromID == "" || toID == "" {
-		return nil, fmt.Errorf("%s or %s is not a tree", from, to)
+		return nil, fmt.Errorf("%s or %s is not a tree: %w", from, to, ErrUnusualTree)
 	}
 	var out []TreeChange
 	var diff func(prefix, oldID, newID string)
@@ -295,7 +295,7 @@ func (b *Batch) readLevels(from, to string) (*treeLevels, error) {
 			}
 			for i, id := range want {
 				if wids[i] == "" {
-					return nil, fmt.Errorf("tree %s is missing", id)
+					return nil, fmt.Errorf("tree %s is missing or not a tree: %w", id, ErrUnusualTree)
 				}
 				got.trees[id] = wtrees[i]
 			}
