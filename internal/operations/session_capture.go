@@ -118,7 +118,8 @@ func writeBaseIndex(ctx context.Context, env Env, s *contracts.Session) {
 		return
 	}
 	w := git.WorkTree{GitDir: s.Repository.CommonDir, Dir: s.Worktree, Index: tmp}
-	if fillBaseIndex(ctx, env, s, w) != nil || os.Rename(tmp, base) != nil {
+	// git writes the index readable by all; the tool's state is private.
+	if fillBaseIndex(ctx, env, s, w) != nil || os.Chmod(tmp, 0o600) != nil || os.Rename(tmp, base) != nil {
 		os.Remove(tmp)
 	}
 }
