@@ -2,6 +2,7 @@ package operations
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -221,7 +222,7 @@ func resolveHome(objects *git.Batch, s *contracts.Session) (branch, baseTree str
 
 // checkCapture applies every finish rule to a captured work tree.
 func checkCapture(ctx context.Context, env Env, objects *git.Batch, s *contracts.Session, c *sessionCapture, req FinishRequest) error {
-	outside, err := checkBoundary(ctx, env, s, c.tree)
+	outside, err := checkBoundary(ctx, env, objects, s, c.tree)
 	if err != nil {
 		return err
 	}
@@ -231,7 +232,7 @@ func checkCapture(ctx context.Context, env Env, objects *git.Batch, s *contracts
 	if err := checkIgnored(s, c, outside, req.IncludeIgnored); err != nil {
 		return err
 	}
-	if c.changes, err = env.Git.DiffTrees(ctx, s.Repository.CommonDir, s.Base, c.tree, true); err != nil {
+	if c.changes, err = capturedChanges(ctx, env, objects, s, c.tree); err != nil {
 		return gitErr(err)
 	}
 	if !req.IncludeHidden {
@@ -240,6 +241,17 @@ func checkCapture(ctx context.Context, env Env, objects *git.Batch, s *contracts
 		}
 	}
 	return checkCapturedTree(ctx, env, objects, s, c.tree)
+}
+
+// capturedChanges lists every file the captured tree changes from the
+// base, read through the object reader (git compares trees that are not
+// in canonical form).
+func capturedChanges(ctx context.Context, env Env, objects *git.Batch, s *contracts.Session, captured string) ([]git.TreeChange, error) {
+	changes, err := objects.DiffTrees(s.Base+"^{tree}", captured)
+	if errors.Is(err, git.ErrUnusualTree) {
+		return env.Git.DiffTrees(ctx, s.Repository.CommonDir, s.Base, captured, true)
+	}
+	return changes, err
 }
 
 // adoptCommit accepts the home branch's commit left by an interrupted

@@ -67,6 +67,7 @@ func Prepare(ctx context.Context, env Env, selector string, opts ...PrepareOptio
 		env.Git.DeleteRef(ctx, s.Repository.CommonDir, homeRef(s), s.Base)
 		return nil, err
 	}
+	writeBaseIndex(ctx, env, s)
 	s.Head = s.Base
 	res := &contracts.SessionResult{SchemaVersion: contracts.CLIVersion, Session: s}
 	if s.Repository.Kind == contracts.SourceGit {

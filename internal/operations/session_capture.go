@@ -34,13 +34,9 @@ func captureSession(ctx context.Context, env Env, s *contracts.Session, includeI
 		return nil, err
 	}
 	c := &sessionCapture{index: idx, wt: git.WorkTree{GitDir: s.Repository.CommonDir, Dir: s.Worktree, Index: idx}}
-	if err := env.Git.ReadTree(ctx, c.wt, s.Base+"^{tree}"); err != nil {
+	if err := startCaptureIndex(ctx, env, s, c.wt); err != nil {
 		c.discard()
-		return nil, gitErr(err)
-	}
-	if err := skipOutside(ctx, env, s, c.wt); err != nil {
-		c.discard()
-		return nil, gitErr(err)
+		return nil, err
 	}
 	if c.ignored, err = env.Git.IgnoredUntracked(ctx, c.wt); err != nil {
 		c.discard()
@@ -63,6 +59,81 @@ func captureSession(ctx context.Context, env Env, s *contracts.Session, includeI
 		return nil, gitErr(err)
 	}
 	return c, nil
+}
+
+// startCaptureIndex fills a new capture index with the base tree: a copy
+// of the base index made at prepare when there is one for the session's
+// current base, else read from the base tree (and, for a sparse session,
+// its entries outside the subtree marked skip-worktree).
+func startCaptureIndex(ctx context.Context, env Env, s *contracts.Session, w git.WorkTree) error {
+	if base, err := baseIndexPath(env, s); err == nil {
+		if fi, err := os.Lstat(base); err == nil && fi.Mode().IsRegular() {
+			if err := copyFile(base, w.Index); err == nil {
+				return nil
+			}
+			os.Remove(w.Index)
+		}
+	}
+	return fillBaseIndex(ctx, env, s, w)
+}
+
+// fillBaseIndex reads the base tree into w's index, without file stamps.
+func fillBaseIndex(ctx context.Context, env Env, s *contracts.Session, w git.WorkTree) error {
+	if err := env.Git.ReadTree(ctx, w, s.Base+"^{tree}"); err != nil {
+		return gitErr(err)
+	}
+	if err := skipOutside(ctx, env, s, w); err != nil {
+		return gitErr(err)
+	}
+	return nil
+}
+
+// baseIndexPath names the session's base index in the tool's state, beside
+// its record: an index of the base tree as fillBaseIndex makes it, which
+// every capture of that base starts from as a copy. Its name holds the
+// base, so a session moved onto another base (write update) reads its new
+// base instead. Only the tool writes it, as it writes the record that
+// names the base; no git command run in the session sees it.
+func baseIndexPath(env Env, s *contracts.Session) (string, error) {
+	dir, err := env.Home.Dir("sessions")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, s.ID+".base."+s.Base), nil
+}
+
+// writeBaseIndex makes the session's base index for its current base, once
+// (at prepare and after an update), so that finish need not read the base
+// tree. It is built under a capture index's name (removed as stale if this
+// run is killed) and renamed into place whole. Failing only costs finish
+// that read.
+func writeBaseIndex(ctx context.Context, env Env, s *contracts.Session) {
+	base, err := baseIndexPath(env, s)
+	if err != nil {
+		return
+	}
+	removeBaseIndexes(env, s.ID)
+	tmp, err := newCaptureIndex(env, s)
+	if err != nil {
+		return
+	}
+	w := git.WorkTree{GitDir: s.Repository.CommonDir, Dir: s.Worktree, Index: tmp}
+	// git writes the index readable by all; the tool's state is private.
+	if fillBaseIndex(ctx, env, s, w) != nil || os.Chmod(tmp, 0o600) != nil || os.Rename(tmp, base) != nil {
+		os.Remove(tmp)
+	}
+}
+
+// removeBaseIndexes removes a session's base indexes (of any base).
+func removeBaseIndexes(env Env, id string) {
+	dir, err := env.Home.Dir("sessions")
+	if err != nil {
+		return
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, id+".base.*"))
+	for _, p := range old {
+		os.Remove(p)
+	}
 }
 
 // discard removes the capture's index file.

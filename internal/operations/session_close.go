@@ -37,6 +37,16 @@ func removeSessionParts(ctx context.Context, env Env, s *contracts.Session) erro
 		return contracts.Errorf(contracts.CodeSessionNotEmpty, "%s exists but is not the session's worktree; nothing was removed", s.Worktree).
 			WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
 	}
+	// Usually the branch is where this run left it: deleting it at that
+	// commit needs no look first (a branch elsewhere fails and is looked at).
+	expected := s.Commit
+	if expected == "" {
+		expected = s.Base
+	}
+	if env.Git.DeleteRef(ctx, s.Repository.CommonDir, homeRef(s), expected) == nil {
+		removeBaseIndexes(env, s.ID)
+		return nil
+	}
 	tip, err := env.Git.ResolveCommit(ctx, s.Repository.CommonDir, homeRef(s))
 	if err != nil {
 		return gitErr(err)
@@ -46,5 +56,6 @@ func removeSessionParts(ctx context.Context, env Env, s *contracts.Session) erro
 			return gitErr(err)
 		}
 	}
+	removeBaseIndexes(env, s.ID)
 	return nil
 }

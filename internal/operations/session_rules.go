@@ -2,10 +2,12 @@ package operations
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -16,14 +18,44 @@ import (
 // checkBoundary refuses a captured tree that differs from the base tree
 // anywhere outside the subtree. It compares tree objects level by level
 // along the subtree's path: at each level every entry but the one leading
-// to the subtree must be the identical object.
-func checkBoundary(ctx context.Context, env Env, s *contracts.Session, captured string) (outside []string, err error) {
+// to the subtree must be the identical object. The levels are read at once
+// through the home repository's object reader; a level it cannot decide
+// alone (any difference beside the subtree's entry, the entry not a
+// directory on both sides, a tree not in canonical form) is compared by
+// git, exactly as every level used to be.
+func checkBoundary(ctx context.Context, env Env, objects *git.Batch, s *contracts.Session, captured string) (outside []string, err error) {
 	if s.Subtree == "." {
 		return nil, nil
 	}
-	from, to := s.Base+"^{tree}", captured
 	segs := strings.Split(s.Subtree, "/")
+	var names []string
+	for i := range segs {
+		base, capt := s.Base+"^{tree}", captured
+		if i > 0 {
+			prefix := strings.Join(segs[:i], "/")
+			base, capt = s.Base+":"+prefix, captured+":"+prefix
+		}
+		names = append(names, base, capt)
+	}
+	ids, trees, err := objects.Trees(names)
+	if errors.Is(err, git.ErrUnusualTree) {
+		ids, trees = nil, nil // every level is asked of git
+	} else if err != nil {
+		return nil, gitErr(err)
+	}
+	from, to := s.Base+"^{tree}", captured
+	fast := ids != nil // until git decides a level, then git goes on
 	for i, seg := range segs {
+		if fast && ids[2*i] != "" && ids[2*i+1] != "" {
+			if from, to = ids[2*i], ids[2*i+1]; from == to {
+				return nil, nil // the subtree is untouched
+			}
+			if next, ok := sameBeside(trees[2*i], trees[2*i+1], seg); ok {
+				from, to = next[0], next[1]
+				continue
+			}
+		}
+		fast = false
 		changes, err := env.Git.DiffTrees(ctx, s.Repository.CommonDir, from, to, false)
 		if err != nil {
 			return nil, gitErr(err)
@@ -53,6 +85,34 @@ func checkBoundary(ctx context.Context, env Env, s *contracts.Session, captured 
 	return nil, nil
 }
 
+// sameBeside decides one level of the boundary check on its own when it
+// is the common case: every entry of the two trees but the one named seg
+// is the identical object (same name, mode and id, in the same order), and
+// seg is a directory in both. It returns the two directories' ids; ok is
+// false whenever git must compare the level.
+func sameBeside(base, captured []git.TreeItem, seg string) (next [2]string, ok bool) {
+	var b, c []git.TreeItem
+	var bs, cs []git.TreeItem
+	for _, it := range base {
+		if it.Name == seg {
+			bs = append(bs, it)
+		} else {
+			b = append(b, it)
+		}
+	}
+	for _, it := range captured {
+		if it.Name == seg {
+			cs = append(cs, it)
+		} else {
+			c = append(c, it)
+		}
+	}
+	if !slices.Equal(b, c) || len(bs) != 1 || len(cs) != 1 || !bs[0].IsTree() || !cs[0].IsTree() {
+		return next, false
+	}
+	return [2]string{bs[0].ID, cs[0].ID}, true
+}
+
 // outsidePaths names every changed file outside the subtree, below the
 // level where the boundary check found them (for the error message only).
 func outsidePaths(ctx context.Context, env Env, s *contracts.Session, from, to, prefix, seg string) []string {
@@ -79,7 +139,10 @@ func checkCapturedTree(ctx context.Context, env Env, objects *git.Batch, s *cont
 	if s.Subtree != "." {
 		rev = captured + ":" + s.Subtree
 	}
-	listed, err := env.Git.LsTree(ctx, s.Repository.CommonDir, rev, true)
+	listed, err := objects.ListTree(rev)
+	if errors.Is(err, git.ErrUnusualTree) {
+		listed, err = env.Git.LsTree(ctx, s.Repository.CommonDir, rev, true)
+	}
 	if err != nil {
 		return gitErr(err)
 	}

@@ -118,6 +118,7 @@ func deleteSession(env Env, id string) error {
 	if err := os.Remove(filepath.Join(dir, id+".json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return contracts.Errorf(contracts.CodeIO, "cannot remove session record %s: %v", id, err)
 	}
+	removeBaseIndexes(env, id)
 	return nil
 }
 

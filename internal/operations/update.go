@@ -115,6 +115,7 @@ func completeUpdate(ctx context.Context, env Env, s *contracts.Session, w git.Wo
 	if err := saveSession(env, s); err != nil {
 		return nil, err
 	}
+	writeBaseIndex(ctx, env, s)
 	res := sessionResult(s, contracts.ResultUpdated)
 	return res, nil
 }

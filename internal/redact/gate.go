@@ -15,6 +15,8 @@ import (
 type runGate struct {
 	min int
 	in  [256]bool // bytes of the set; every byte >= 0x80 when it holds any non-ASCII rune
+	// assignment adds assignmentAllows, generic-api-key's own condition.
+	assignment bool
 }
 
 // allows reports whether line has a run of at least g.min bytes of the set.
@@ -29,7 +31,7 @@ func (g *runGate) allows(line string) bool {
 			continue
 		}
 		if run++; run >= g.min {
-			return true
+			return !g.assignment || assignmentAllows(line)
 		}
 	}
 	return false

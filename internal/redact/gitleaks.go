@@ -59,6 +59,7 @@ type rule struct {
 
 type ruleSet struct {
 	rules    []*rule
+	always   []*rule // the rules without keywords, which run on every line
 	global   *allowlist
 	keywords *keywordIndex
 }
@@ -100,6 +101,11 @@ func parseRules(text string) (*ruleSet, error) {
 			r.kwIDs = append(r.kwIDs, id)
 		}
 	}
+	for _, r := range set.rules {
+		if len(r.kwIDs) == 0 {
+			set.always = append(set.always, r)
+		}
+	}
 	return set, nil
 }
 
@@ -107,6 +113,9 @@ func (r *rule) regexp() (*regexp.Regexp, error) {
 	r.once.Do(func() {
 		r.re, r.err = regexp.Compile(r.source)
 		r.gate = secretGate(r.source, r.secretGroup)
+		if r.gate != nil && r.source == genericAPIKey {
+			r.gate.assignment = true
+		}
 		if r.err == nil {
 			for _, a := range r.allow {
 				r.err = a.compile()
@@ -125,7 +134,9 @@ var globalOnce sync.Once
 // way gitleaks' detector decides them: keyword prefilter, regex, secret
 // group, entropy threshold, global and rule allowlists. Rules run on each
 // line that holds one of their keywords; Go's regexp is slow on long texts.
-func (set *ruleSet) spans(s string) ([][2]int, error) {
+// lower is strings.ToLower(s), whose lines are the lowercased lines of s
+// (ToLower maps rune by rune and keeps every newline).
+func (set *ruleSet) spans(s, lower string) ([][2]int, error) {
 	var err error
 	globalOnce.Do(func() { err = set.global.compile() })
 	if err != nil {
@@ -135,8 +146,13 @@ func (set *ruleSet) spans(s string) ([][2]int, error) {
 	found := make([]bool, len(set.keywords.words))
 	for off := 0; off < len(s); {
 		line, _, _ := strings.Cut(s[off:], "\n")
-		set.keywords.hits(strings.ToLower(line), found)
-		for _, r := range set.rules {
+		lowerLine, rest, _ := strings.Cut(lower, "\n")
+		lower = rest
+		rules := set.rules
+		if !set.keywords.hits(lowerLine, found) {
+			rules = set.always // no keyword: no other rule is wanted
+		}
+		for _, r := range rules {
 			if !r.wanted(found) {
 				continue
 			}

@@ -19,7 +19,8 @@ func String(s string) string {
 	}
 	s = applyStructural(s)
 	ix := ruleKeywords()
-	if !ix.hits(strings.ToLower(s), make([]bool, len(ix.words))) {
+	lower := strings.ToLower(s)
+	if !ix.any(lower) {
 		return s // no rule can match: skip loading the rules
 	}
 	set, err := loadRules()
@@ -28,7 +29,7 @@ func String(s string) string {
 		// and the structural rules have already run.
 		return s
 	}
-	spans, err := set.spans(s)
+	spans, err := set.spans(s, lower)
 	if err != nil || len(spans) == 0 {
 		return s
 	}

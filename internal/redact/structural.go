@@ -92,7 +92,7 @@ func applyStructural(s string) string {
 		// the line as earlier rules leave it.
 		named := namesSecret(lower)
 		for _, r := range lineRules {
-			if containsAny(lower, r.triggers) && (named || !r.named) {
+			if (named || !r.named) && containsAny(lower, r.triggers) {
 				line = r.re.get().ReplaceAllString(line, r.repl)
 			}
 		}

@@ -2,7 +2,10 @@ package git
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -11,7 +14,8 @@ import (
 // life of g (one command): git runs once per directory and environment.
 func (g *Git) Toplevel(ctx context.Context, scope Scope, dir string) (string, error) {
 	key := toplevelKey{scope: scope, dir: dir}
-	if !hasGitVars(os.Environ()) {
+	noVars := !hasGitVars(os.Environ())
+	if noVars {
 		key.scope = Invoking // nothing to scrub: both scopes see the same
 	}
 	g.toplevelsMu.Lock()
@@ -20,12 +24,16 @@ func (g *Git) Toplevel(ctx context.Context, scope Scope, dir string) (string, er
 	if ok {
 		return top, nil
 	}
-	out, err := g.Run(ctx, scope, dir, "rev-parse", "--path-format=absolute", "--show-toplevel")
-	if err != nil {
-		if ExitCode(err) != 128 {
-			return "", err
+	var out []byte
+	if !noVars || !noRepositoryAbove(dir) {
+		var err error
+		out, err = g.Run(ctx, scope, dir, "rev-parse", "--path-format=absolute", "--show-toplevel")
+		if err != nil {
+			if ExitCode(err) != 128 {
+				return "", err
+			}
+			out = nil // not a repository, or a bare one
 		}
-		out = nil // not a repository, or a bare one
 	}
 	top = strings.TrimSuffix(string(out), "\n")
 	g.toplevelsMu.Lock()
@@ -35,6 +43,38 @@ func (g *Git) Toplevel(ctx context.Context, scope Scope, dir string) (string, er
 	g.toplevels[key] = top
 	g.toplevelsMu.Unlock()
 	return top, nil
+}
+
+// noRepositoryAbove reports that git cannot find a repository from dir:
+// neither dir nor any directory above it, along its path as given or as
+// resolved (git discovers from the resolved one), holds a ".git" entry of
+// any kind or a "HEAD" entry (dir inside a git directory). It is only
+// asked when no GIT_* variable can name a repository. Any doubt (an
+// unreadable directory, a path that does not resolve) says false, and git
+// is asked: this spares the git process of a command run outside every
+// checkout, and never answers for git where a repository could be.
+func noRepositoryAbove(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	resolved, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return false
+	}
+	for _, start := range []string{abs, resolved} {
+		for d := start; ; d = filepath.Dir(d) {
+			for _, name := range []string{".git", "HEAD"} {
+				if _, err := os.Lstat(filepath.Join(d, name)); !errors.Is(err, fs.ErrNotExist) {
+					return false
+				}
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	return true
 }
 
 type toplevelKey struct {
