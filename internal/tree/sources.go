@@ -74,7 +74,7 @@ func CleanSourcePath(p string) error {
 	switch {
 	case strings.TrimSpace(p) == "":
 		return fmt.Errorf("path must be a non-empty string")
-	case strings.ContainsAny(p, "\\\x00"):
+	case strings.ContainsAny(p, "\\\x00\n\r"):
 		return fmt.Errorf("path %q must use / separators", p)
 	case strings.HasPrefix(p, "/"):
 		return fmt.Errorf("path %q must be relative to the repository root, not absolute", p)
