@@ -11,10 +11,13 @@ import (
 )
 
 type verifyCmd struct {
-	Trees  []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: every declared source, else the tree at or above the current directory)."`
-	Staged bool     `name:"staged" help:"Verify the declared trees of this repository as staged in the index (what the pre-commit hook runs)."`
-	Links  bool     `name:"links" help:"Also report relative Markdown links whose target does not exist (TREE_MARKDOWN_LINK_BROKEN); not part of a tree's validity unless asked for."`
-	Hook   string   `name:"hook" placeholder:"NAME" help:"With --staged: the git hook running the check (pre-commit, pre-merge-commit, prepare-commit-msg, pre-applypatch). In prepare-commit-msg only the commits of cherry-pick, revert and rebase are judged."`
+	Trees    []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: every declared source, else the tree at or above the current directory)."`
+	Staged   bool     `name:"staged" help:"Verify the declared trees of this repository as staged in the index (what the pre-commit hook runs)."`
+	Links    bool     `name:"links" help:"Also report relative Markdown links whose target does not exist (TREE_MARKDOWN_LINK_BROKEN); not part of a tree's validity unless asked for."`
+	Evidence bool     `name:"evidence" help:"Also read every document's cited sources from git: the file exists at HEAD (or --at), its lines are in range, its sha256 matches. With --staged: note each staged change to cited code whose citing document is not staged too."`
+	At       string   `name:"at" placeholder:"REV" help:"With --evidence: check the sources at this revision of the project's repository instead of HEAD."`
+	Strict   bool     `name:"strict" help:"With --staged --evidence: fail (exit 1) when a note is printed."`
+	Hook     string   `name:"hook" placeholder:"NAME" help:"With --staged: the git hook running the check (pre-commit, pre-merge-commit, prepare-commit-msg, pre-applypatch). In prepare-commit-msg only the commits of cherry-pick, revert and rebase are judged."`
 }
 
 func (cmd *verifyCmd) Help() string {
@@ -28,12 +31,23 @@ only).`
 }
 
 func (cmd *verifyCmd) Run(c *Context) error {
+	if cmd.At != "" && !cmd.Evidence {
+		return contracts.Errorf(contracts.CodeUsage, "--at names the revision --evidence reads sources at; add --evidence")
+	}
+	if cmd.Strict && !(cmd.Staged && cmd.Evidence) {
+		return contracts.Errorf(contracts.CodeUsage, "--strict makes the notes of verify --staged --evidence fail the commit; add --staged --evidence")
+	}
 	if cmd.Staged {
 		return cmd.runStaged(c)
 	}
 	rep, err := operations.Verify(c, c.Env, cmd.Trees, tree.VerifyOptions{Links: cmd.Links})
 	if err != nil {
 		return err
+	}
+	if cmd.Evidence {
+		if err := operations.VerifyEvidence(c, c.Env, rep, cmd.At); err != nil {
+			return err
+		}
 	}
 	return c.report(rep, func() { c.printVerify(rep) })
 }
