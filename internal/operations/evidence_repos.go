@@ -109,7 +109,7 @@ func (e *evidenceRepos) sourceRepo(ctx context.Context, name string) (*evidenceR
 
 func gitFailure(err error) error {
 	var ce *contracts.Error
-	if errors.As(err, &ce) {
+	if err == nil || errors.As(err, &ce) {
 		return err
 	}
 	return contracts.Errorf(contracts.CodeGit, "%v", err)
