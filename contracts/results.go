@@ -34,6 +34,17 @@ type VerifyReport struct {
 	// check, such as a staged verification that used the work tree's
 	// configuration because the commit holds none.
 	Warnings []string `json:"warnings,omitempty"`
+	// EvidenceNotes (verify --staged --evidence) are the documents that
+	// cite code the commit changes without being changed themselves.
+	EvidenceNotes []EvidenceNote `json:"evidenceNotes,omitempty"`
+}
+
+// EvidenceNote is one staged change to cited code: Document (repository-
+// relative) cites Source, which the commit changes, and the commit leaves
+// Document alone.
+type EvidenceNote struct {
+	Document string `json:"document"`
+	Source   string `json:"source"`
 }
 
 // SkippedTree is a declared tree verification did not check.

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
@@ -60,6 +61,9 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 	if cmd.Links {
 		return contracts.Errorf(contracts.CodeUsage, "verify --links checks the work tree; it cannot be combined with --staged")
 	}
+	if cmd.At != "" {
+		return contracts.Errorf(contracts.CodeUsage, "verify --staged --evidence judges the commit being made; --at cannot be combined with --staged")
+	}
 	judges, why, err := operations.HookJudges(c, c.Env, cmd.Hook)
 	if err != nil {
 		return err
@@ -73,7 +77,18 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 	if err != nil {
 		return err
 	}
+	if cmd.Evidence {
+		if rep.EvidenceNotes, err = staged.EvidenceNotes(c, c.Env.Git, c.Env.Dir); err != nil {
+			return err
+		}
+		if cmd.Strict && len(rep.EvidenceNotes) > 0 {
+			rep.OK = false
+		}
+	}
 	return c.report(rep, func() {
+		for _, n := range rep.EvidenceNotes {
+			fmt.Fprintf(c.Stderr, "note: %s cites %s, changed in this commit\n", n.Document, n.Source)
+		}
 		for _, w := range rep.Warnings {
 			fmt.Fprintf(c.Stderr, "git-context-tree: warning: %s\n", w)
 		}
@@ -82,8 +97,10 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 			return
 		}
 		c.printVerify(rep)
-		if !rep.OK {
+		if slices.ContainsFunc(rep.Trees, func(t contracts.TreeReport) bool { return !t.OK }) {
 			fmt.Fprintln(c.Stderr, stagedFailureHint(cmd.Hook))
+		} else if !rep.OK {
+			fmt.Fprintln(c.Stderr, "--strict: the commit changes cited code without its documents; update and stage them (git context-tree evidence stamp after re-reading), or commit without --strict")
 		}
 	})
 }
