@@ -100,6 +100,9 @@ type Node struct {
 	Title       string          `json:"title"`
 	Description string          `json:"description,omitempty"`
 	SoftLinks   []string        `json:"softLinks,omitempty"`
+	// Sources are the document's well-formed evidence entries, so agents
+	// cite them (the frontmatter has them too, as written).
+	Sources []EvidenceSource `json:"sources,omitempty"`
 	Frontmatter json.RawMessage `json:"frontmatter"`
 	Body        string          `json:"body"`
 	// Findings are the node's own metadata problems; read does not verify
