@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
@@ -28,6 +29,11 @@ func Drift(ctx context.Context, env Env, args []string, since string) (*contract
 	repos, err := newEvidenceRepos(ctx, env, "")
 	if err != nil {
 		return nil, err
+	}
+	if since != "" {
+		if err := checkSince(ctx, env, repos, since); err != nil {
+			return nil, err
+		}
 	}
 	rep := &contracts.DriftReport{SchemaVersion: contracts.CLIVersion, OK: true, Trees: []contracts.DriftTree{}}
 	for _, t := range targets {
@@ -148,4 +154,21 @@ func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, a
 		add(treeTarget{Root: root})
 	}
 	return out, nil
+}
+
+// checkSince refuses a --since that names no commit of the project's
+// repository (when it has one): a typo would otherwise report every entry
+// as unknown-commit.
+func checkSince(ctx context.Context, env Env, repos *evidenceRepos, since string) error {
+	r, err := repos.get(ctx, "")
+	if err != nil {
+		return nil // entries of the project's repository fail on their own
+	}
+	if _, err := env.Git.RunIn(ctx, r.Repo, "rev-parse", "-q", "--verify", "--end-of-options", since+"^{commit}"); err != nil {
+		if git.ExitCode(err) == 1 {
+			return contracts.Errorf(contracts.CodeUsage, "--since %s names no commit of %s", since, r.Repo.Dir)
+		}
+		return gitFailure(err)
+	}
+	return nil
 }

@@ -143,6 +143,9 @@ type firstParents struct {
 	commits []git.LogCommit
 	from    []map[string]int // per commit, lazily: the path before a change → its index
 	hunks   map[hunkKey]*git.RawChange
+	// wholeFiles: the hunks could not be read, so a changed file counts
+	// as changed lines.
+	wholeFiles bool
 }
 
 type hunkKey struct {
@@ -210,6 +213,13 @@ func (h *firstParents) loadHunks(ctx context.Context, g *git.Git, repo git.Repo,
 		}
 		return nil
 	})
+	if err != nil && repo.GitDir != "" {
+		// A partial cache lacks the blobs outside the declared subtrees
+		// (and never fetches them): line ranges are then judged as whole
+		// files, which only over-reports.
+		h.hunks, h.wholeFiles = map[hunkKey]*git.RawChange{}, true
+		return nil
+	}
 	return gitFailure(err)
 }
 
@@ -223,6 +233,9 @@ func (h *firstParents) follow(t *trace, p int) {
 		id := h.commits[i].ID
 		if !apply(t, ch, h.hunks[hunkKey{i, t.path}]) {
 			continue
+		}
+		if h.wholeFiles && !t.rng.Whole() && t.message == "" {
+			t.message = "the cache lacks this file's content (a partial clone), so any change to the file counts"
 		}
 		t.commits = append(t.commits, id)
 		if t.status == contracts.DriftDeleted {
@@ -247,7 +260,7 @@ func apply(t *trace, ch, patch *git.RawChange) bool {
 	renamed := ch.Path != t.path
 	t.path = ch.Path
 	touched := renamed
-	if ch.OldBlob != ch.NewBlob || ch.OldMode != ch.NewMode {
+	if ch.OldBlob != ch.NewBlob { // a mode change alone changes no line
 		if t.rng.Whole() || t.empty || patch == nil || patch.Binary || len(patch.Hunks) == 0 {
 			touched = true
 		} else {
