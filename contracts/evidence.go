@@ -17,28 +17,6 @@ type EvidenceSource struct {
 	Repository string `json:"repository,omitempty" yaml:"repository,omitempty"`
 }
 
-// Evidence finding codes of `verify --evidence` (and the hook's
-// --evidence), which reads the cited files from git; plain verify reports
-// only FindingEvidenceInvalid (findings.go), from the frontmatter alone.
-const (
-	// FindingEvidenceMissing: the cited file does not exist at the
-	// revision checked (HEAD, --at, or the index).
-	FindingEvidenceMissing FindingCode = "EVIDENCE_MISSING"
-	// FindingEvidenceRange: the cited line range goes past the file's end.
-	FindingEvidenceRange FindingCode = "EVIDENCE_RANGE"
-	// FindingEvidenceChanged: the cited lines (or file) no longer have
-	// the recorded sha256; the finding carries the old and new digests.
-	FindingEvidenceChanged FindingCode = "EVIDENCE_CHANGED"
-	// FindingEvidenceUnsupported: the cited path is not a regular file
-	// (a symlink, a directory, a submodule), or is a binary file cited by
-	// line range.
-	FindingEvidenceUnsupported FindingCode = "EVIDENCE_UNSUPPORTED"
-	// FindingEvidenceUnavailable: the entry's repository names no declared
-	// git source, or one with no synced snapshot, or the cited object is
-	// not in its (partial) cache.
-	FindingEvidenceUnavailable FindingCode = "EVIDENCE_UNAVAILABLE"
-)
-
 // MinDigestHex is the shortest sha256 prefix an entry may record;
 // StampDigestHex is the length `evidence stamp` writes.
 const (

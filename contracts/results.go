@@ -94,17 +94,17 @@ type TreeRef struct {
 // Node is one document with its metadata and body. Frontmatter holds every
 // frontmatter field, known or not, in document order.
 type Node struct {
-	Path        string          `json:"path"`
-	Kind        NodeKind        `json:"kind"`
-	Class       Class           `json:"class"`
-	Title       string          `json:"title"`
-	Description string          `json:"description,omitempty"`
-	SoftLinks   []string        `json:"softLinks,omitempty"`
+	Path        string   `json:"path"`
+	Kind        NodeKind `json:"kind"`
+	Class       Class    `json:"class"`
+	Title       string   `json:"title"`
+	Description string   `json:"description,omitempty"`
+	SoftLinks   []string `json:"softLinks,omitempty"`
 	// Sources are the document's well-formed evidence entries, so agents
 	// cite them (the frontmatter has them too, as written).
-	Sources []EvidenceSource `json:"sources,omitempty"`
-	Frontmatter json.RawMessage `json:"frontmatter"`
-	Body        string          `json:"body"`
+	Sources     []EvidenceSource `json:"sources,omitempty"`
+	Frontmatter json.RawMessage  `json:"frontmatter"`
+	Body        string           `json:"body"`
 	// Findings are the node's own metadata problems; read does not verify
 	// the rest of the tree.
 	Findings []Finding `json:"findings,omitempty"`
