@@ -2,7 +2,12 @@ package operations
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
+	"runtime"
+	"slices"
+	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -71,7 +76,8 @@ func traceAll(ctx context.Context, g *git.Git, r *evidenceRepo, ts []*trace) err
 	if err != nil {
 		return gitFailure(err)
 	}
-	h := &firstParents{commits: commits, from: make([]map[string]int, len(commits))}
+	h := &firstParents{commits: commits}
+	h.index()
 	var onChain []*trace
 	offChain := map[string][]*trace{}
 	for _, t := range ts {
@@ -141,32 +147,69 @@ func resolveSince(ctx context.Context, g *git.Git, r *evidenceRepo, ts []*trace)
 // first parent of commits[i].
 type firstParents struct {
 	commits []git.LogCommit
-	from    []map[string]int // per commit, lazily: the path before a change → its index
+	byPath  map[string][]int
 	hunks   map[hunkKey]*git.RawChange
 	// wholeFiles: the hunks could not be read, so a changed file counts
 	// as changed lines.
 	wholeFiles bool
 }
 
+// hunksPerProcess is how many commits make another diff-tree process
+// worth starting.
+const hunksPerProcess = 500
+
 type hunkKey struct {
 	commit int
 	from   string
 }
 
-// change is the change commit i makes to the file at path p, if any.
-func (h *firstParents) change(i int, p string) *git.RawChange {
-	m := h.from[i]
-	if m == nil {
-		m = make(map[string]int, len(h.commits[i].Changes))
-		for k, ch := range h.commits[i].Changes {
+// index lists, for every path, the commits (ascending positions: newest
+// first) whose change starts from it, so that following an entry visits
+// only the commits that touch its file.
+func (h *firstParents) index() {
+	h.byPath = map[string][]int{}
+	for i, c := range h.commits {
+		for _, ch := range c.Changes {
 			if ch.Status != 'A' && ch.Status != 'C' {
-				m[ch.From] = k
+				h.byPath[ch.From] = append(h.byPath[ch.From], i)
 			}
 		}
-		h.from[i] = m
 	}
-	if k, ok := m[p]; ok {
-		return &h.commits[i].Changes[k]
+}
+
+// changesAfter calls fn, oldest first, with each commit after position p
+// (newer: smaller positions) that changes the file at path, moving on to
+// the new path after a rename, until fn returns false.
+func (h *firstParents) changesAfter(p int, path string, fn func(i int, ch *git.RawChange) bool) {
+	for {
+		list := h.byPath[path]
+		k, _ := slices.BinarySearch(list, p)
+		renamed := false
+		for k--; k >= 0; k-- {
+			i := list[k]
+			ch := h.changeFrom(i, path)
+			if !fn(i, ch) {
+				return
+			}
+			if ch.Path != path {
+				p, path, renamed = i, ch.Path, true
+				break
+			}
+		}
+		if !renamed {
+			return
+		}
+	}
+}
+
+// changeFrom is commit i's change of the file at path (the index says it
+// has one).
+func (h *firstParents) changeFrom(i int, path string) *git.RawChange {
+	for k := range h.commits[i].Changes {
+		ch := &h.commits[i].Changes[k]
+		if ch.From == path && ch.Status != 'A' && ch.Status != 'C' {
+			return ch
+		}
 	}
 	return nil
 }
@@ -179,20 +222,12 @@ func (h *firstParents) loadHunks(ctx context.Context, g *git.Git, repo git.Repo,
 		if t.rng.Whole() {
 			continue
 		}
-		cur := t.path
-		for i := pos[t.since] - 1; i >= 0; i-- {
-			ch := h.change(i, cur)
-			if ch == nil {
-				continue
-			}
-			if ch.Status == 'D' {
-				break
-			}
+		h.changesAfter(pos[t.since], t.path, func(i int, ch *git.RawChange) bool {
 			if ch.OldBlob != ch.NewBlob {
 				need[i] = true
 			}
-			cur = ch.Path
-		}
+			return ch.Status != 'D'
+		})
 	}
 	h.hunks = map[hunkKey]*git.RawChange{}
 	if len(need) == 0 {
@@ -200,19 +235,38 @@ func (h *firstParents) loadHunks(ctx context.Context, g *git.Git, repo git.Repo,
 	}
 	var pairs []git.CommitParent
 	index := map[string]int{}
-	for i := range need {
+	// In history order: git then reads each blob's delta chain from the
+	// cache it just warmed, not from scratch.
+	for _, i := range slices.Sorted(maps.Keys(need)) {
 		pairs = append(pairs, git.CommitParent{Commit: h.commits[i].ID, Parent: h.commits[i+1].ID})
 		index[h.commits[i].ID] = i
 	}
-	err := g.CommitHunks(ctx, repo, pairs, func(id string, changes []git.RawChange) error {
-		i := index[id]
-		for k := range changes {
-			if changes[k].Status != 'A' {
-				h.hunks[hunkKey{i, changes[k].From}] = &changes[k]
-			}
-		}
-		return nil
-	})
+	// Split among the cores, each part in history order; the parts'
+	// results go to disjoint keys.
+	parts := min(runtime.GOMAXPROCS(0), (len(pairs)+hunksPerProcess-1)/hunksPerProcess)
+	errs := make([]error, parts)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for k := range parts {
+		lo, hi := k*len(pairs)/parts, (k+1)*len(pairs)/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k] = g.CommitHunks(ctx, repo, pairs[lo:hi], func(id string, changes []git.RawChange) error {
+				i := index[id]
+				mu.Lock()
+				defer mu.Unlock()
+				for c := range changes {
+					if changes[c].Status != 'A' {
+						h.hunks[hunkKey{i, changes[c].From}] = &changes[c]
+					}
+				}
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	err := errors.Join(errs...)
 	if err != nil && repo.GitDir != "" {
 		// A partial cache lacks the blobs outside the declared subtrees
 		// (and never fetches them): line ranges are then judged as whole
@@ -225,23 +279,16 @@ func (h *firstParents) loadHunks(ctx context.Context, g *git.Git, repo git.Repo,
 
 // follow carries one entry through the commits after position p.
 func (h *firstParents) follow(t *trace, p int) {
-	for i := p - 1; i >= 0; i-- {
-		ch := h.change(i, t.path)
-		if ch == nil {
-			continue
-		}
-		id := h.commits[i].ID
-		if !apply(t, ch, h.hunks[hunkKey{i, t.path}]) {
-			continue
+	h.changesAfter(p, t.path, func(i int, ch *git.RawChange) bool {
+		if !apply(t, ch, h.hunks[hunkKey{i, ch.From}]) {
+			return true
 		}
 		if h.wholeFiles && !t.rng.Whole() && t.message == "" {
 			t.message = "the cache lacks this file's content (a partial clone), so any change to the file counts"
 		}
-		t.commits = append(t.commits, id)
-		if t.status == contracts.DriftDeleted {
-			return
-		}
-	}
+		t.commits = append(t.commits, h.commits[i].ID)
+		return t.status != contracts.DriftDeleted
+	})
 }
 
 // apply carries t through one change of its file (patch holds the
