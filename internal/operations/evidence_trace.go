@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -62,10 +60,24 @@ func traceAll(ctx context.Context, g *git.Git, r *evidenceRepo, ts []*trace) err
 	if len(want) == 0 {
 		return nil
 	}
+	// While git log walks, the commits that change a file cited with
+	// lines go to diff-tree at once, so both run side by side.
+	ranged := map[string]bool{}
+	for _, t := range ts {
+		if t.since != "" && !t.rng.Whole() {
+			ranged[t.path] = true
+		}
+	}
+	feed := &hunkFeed{ctx: ctx, g: g, repo: r.Repo, sent: map[string]bool{}}
 	var commits []git.LogCommit
 	pos := map[string]int{}
 	left := len(want)
+	candidate := false
 	err := g.FirstParentLog(ctx, r.Repo, r.Head, func(c git.LogCommit) bool {
+		if candidate {
+			feed.send(git.CommitParent{Commit: commits[len(commits)-1].ID, Parent: c.ID})
+		}
+		candidate = changesAny(c, ranged)
 		pos[c.ID] = len(commits)
 		commits = append(commits, c)
 		if want[c.ID] {
@@ -74,6 +86,7 @@ func traceAll(ctx context.Context, g *git.Git, r *evidenceRepo, ts []*trace) err
 		return left > 0
 	})
 	if err != nil {
+		feed.wait(nil)
 		return gitFailure(err)
 	}
 	h := &firstParents{commits: commits}
@@ -89,7 +102,7 @@ func traceAll(ctx context.Context, g *git.Git, r *evidenceRepo, ts []*trace) err
 			offChain[t.since] = append(offChain[t.since], t)
 		}
 	}
-	if err := h.loadHunks(ctx, g, r.Repo, onChain, pos); err != nil {
+	if err := h.loadHunks(feed, onChain, pos); err != nil {
 		return err
 	}
 	for _, t := range onChain {
@@ -156,7 +169,7 @@ type firstParents struct {
 
 // hunksPerProcess is how many commits make another diff-tree process
 // worth starting.
-const hunksPerProcess = 500
+const hunksPerProcess = 256
 
 type hunkKey struct {
 	commit int
@@ -216,58 +229,34 @@ func (h *firstParents) changeFrom(i int, path string) *git.RawChange {
 
 // loadHunks asks git for the hunks of every commit that changes the
 // content of a cited line range's file after the entry's commit.
-func (h *firstParents) loadHunks(ctx context.Context, g *git.Git, repo git.Repo, ts []*trace, pos map[string]int) error {
-	need := map[int]bool{}
+func (h *firstParents) loadHunks(feed *hunkFeed, ts []*trace, pos map[string]int) error {
+	// What the log's walk sent covers every commit that changes a cited
+	// file; a file's later name after a rename may need more.
 	for _, t := range ts {
 		if t.rng.Whole() {
 			continue
 		}
 		h.changesAfter(pos[t.since], t.path, func(i int, ch *git.RawChange) bool {
 			if ch.OldBlob != ch.NewBlob {
-				need[i] = true
+				feed.send(git.CommitParent{Commit: h.commits[i].ID, Parent: h.commits[i+1].ID})
 			}
 			return ch.Status != 'D'
 		})
 	}
 	h.hunks = map[hunkKey]*git.RawChange{}
-	if len(need) == 0 {
+	err := feed.wait(func(id string, changes []git.RawChange) error {
+		i, ok := pos[id]
+		if !ok {
+			return nil
+		}
+		for c := range changes {
+			if changes[c].Status != 'A' {
+				h.hunks[hunkKey{i, changes[c].From}] = &changes[c]
+			}
+		}
 		return nil
-	}
-	var pairs []git.CommitParent
-	index := map[string]int{}
-	// In history order: git then reads each blob's delta chain from the
-	// cache it just warmed, not from scratch.
-	for _, i := range slices.Sorted(maps.Keys(need)) {
-		pairs = append(pairs, git.CommitParent{Commit: h.commits[i].ID, Parent: h.commits[i+1].ID})
-		index[h.commits[i].ID] = i
-	}
-	// Split among the cores, each part in history order; the parts'
-	// results go to disjoint keys.
-	parts := min(runtime.GOMAXPROCS(0), (len(pairs)+hunksPerProcess-1)/hunksPerProcess)
-	errs := make([]error, parts)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for k := range parts {
-		lo, hi := k*len(pairs)/parts, (k+1)*len(pairs)/parts
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[k] = g.CommitHunks(ctx, repo, pairs[lo:hi], func(id string, changes []git.RawChange) error {
-				i := index[id]
-				mu.Lock()
-				defer mu.Unlock()
-				for c := range changes {
-					if changes[c].Status != 'A' {
-						h.hunks[hunkKey{i, changes[c].From}] = &changes[c]
-					}
-				}
-				return nil
-			})
-		}()
-	}
-	wg.Wait()
-	err := errors.Join(errs...)
-	if err != nil && repo.GitDir != "" {
+	})
+	if err != nil && feed.repo.GitDir != "" {
 		// A partial cache lacks the blobs outside the declared subtrees
 		// (and never fetches them): line ranges are then judged as whole
 		// files, which only over-reports.
@@ -275,6 +264,64 @@ func (h *firstParents) loadHunks(ctx context.Context, g *git.Git, repo git.Repo,
 		return nil
 	}
 	return gitFailure(err)
+}
+
+// changesAny reports whether a commit changes one of the files.
+func changesAny(c git.LogCommit, files map[string]bool) bool {
+	for _, ch := range c.Changes {
+		if ch.Status != 'A' && files[ch.From] {
+			return true
+		}
+	}
+	return false
+}
+
+// hunkFeed hands commits to diff-tree processes as they are found: runs
+// of hunksPerProcess consecutive commits go to one process after another,
+// up to one per core, so that each process reads history in order (its
+// delta chains from a warm cache) and the cores share the diffing.
+type hunkFeed struct {
+	ctx     context.Context
+	g       *git.Git
+	repo    git.Repo
+	streams []*git.HunkStream
+	sent    map[string]bool
+	n       int
+	err     error
+}
+
+func (f *hunkFeed) send(c git.CommitParent) {
+	if f.err != nil || f.sent[c.Commit] {
+		return
+	}
+	k := (f.n / hunksPerProcess) % runtime.GOMAXPROCS(0)
+	for len(f.streams) <= k {
+		s, err := f.g.StartHunks(f.ctx, f.repo)
+		if err != nil {
+			f.err = err
+			return
+		}
+		f.streams = append(f.streams, s)
+	}
+	f.streams[k].Send(c)
+	f.sent[c.Commit] = true
+	f.n++
+}
+
+// wait ends every process and calls fn with the changes of each commit
+// sent (fn nil: only ends them).
+func (f *hunkFeed) wait(fn func(string, []git.RawChange) error) error {
+	errs := []error{f.err}
+	for _, s := range f.streams {
+		err := s.Wait(func(id string, changes []git.RawChange) error {
+			if fn == nil {
+				return nil
+			}
+			return fn(id, changes)
+		})
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
 }
 
 // follow carries one entry through the commits after position p.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/exec"
 	"strconv"
 	"strings"
 )
@@ -207,23 +208,82 @@ func (g *Git) CommitHunks(ctx context.Context, r Repo, commits []CommitParent, f
 	if len(commits) == 0 {
 		return nil
 	}
+	s, err := g.StartHunks(ctx, r)
+	if err != nil {
+		return err
+	}
+	for _, c := range commits {
+		s.Send(c)
+	}
+	return s.Wait(fn)
+}
+
+// HunkStream is a running `git diff-tree --stdin -p -U0 --raw -z`: commits
+// are sent while other work goes on (git diffs them meanwhile), and Wait
+// parses what it wrote.
+type HunkStream struct {
+	cmd            *exec.Cmd
+	stdin          io.WriteCloser
+	in             *bufio.Writer
+	stdout, stderr bytes.Buffer
+	err            error
+}
+
+// StartHunks starts the diff-tree process of a HunkStream against r.
+func (g *Git) StartHunks(ctx context.Context, r Repo) (*HunkStream, error) {
 	dir, args := r.args([]string{"diff-tree", "--stdin", "-r", "--root", "-M", "-p", "-U0", "--raw", "-z",
 		"--no-abbrev", "--no-color", "--no-ext-diff", "--no-textconv"})
 	cmd, err := g.command(ctx, Isolated, dir, args...)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var in bytes.Buffer
-	for _, c := range commits {
-		in.WriteString(strings.TrimSpace(c.Commit + " " + c.Parent))
-		in.WriteByte('\n')
+	s := &HunkStream{cmd: cmd}
+	cmd.Stdout, cmd.Stderr = &s.stdout, &s.stderr
+	if s.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, err
 	}
-	cmd.Stdin = &in
-	out, err := runCmd(cmd, []string{"diff-tree", "--stdin"})
-	if err != nil {
-		return err
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("run git diff-tree: %w", err)
 	}
-	return parseDiffTree(out, fn)
+	s.in = bufio.NewWriterSize(s.stdin, 4096)
+	return s, nil
+}
+
+// Send asks for one commit's diff against the parent given ("" for a root
+// commit). A write error is kept for Wait.
+func (s *HunkStream) Send(c CommitParent) {
+	if s.err != nil {
+		return
+	}
+	line := strings.TrimSpace(c.Commit+" "+c.Parent) + "\n"
+	if _, err := s.in.WriteString(line); err != nil {
+		s.err = err
+	}
+}
+
+// Wait ends the input, waits for git and calls fn with each commit's
+// changes, in the order sent.
+func (s *HunkStream) Wait(fn func(commit string, changes []RawChange) error) error {
+	if err := s.in.Flush(); err != nil && s.err == nil {
+		s.err = err
+	}
+	s.stdin.Close()
+	werr := s.cmd.Wait()
+	switch {
+	case werr != nil:
+		return &ExitError{Args: []string{"diff-tree", "--stdin"}, Code: exitCodeOf(werr), Stderr: s.stderr.String()}
+	case s.err != nil:
+		return fmt.Errorf("git diff-tree --stdin: %w", s.err)
+	}
+	return parseDiffTree(s.stdout.Bytes(), fn)
+}
+
+func exitCodeOf(err error) int {
+	var xe *exec.ExitError
+	if errors.As(err, &xe) {
+		return xe.ExitCode()
+	}
+	return -1
 }
 
 // parseDiffTree reads diff-tree --stdin -z --raw -p output: per commit,
