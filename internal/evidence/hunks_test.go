@@ -18,19 +18,19 @@ func TestMapRange(t *testing.T) {
 	}{
 		{name: "no hunks", want: r},
 		{name: "change after", hunks: []Hunk{{30, 2, 30, 5}}, want: r},
-		{name: "insert before moves it", hunks: []Hunk{{3, 0, 4, 2}}, want: tree.LineRange{12, 22}},
-		{name: "delete before moves it", hunks: []Hunk{{2, 3, 1, 0}}, want: tree.LineRange{7, 17}},
-		{name: "insert right before", hunks: []Hunk{{9, 0, 10, 1}}, want: tree.LineRange{11, 21}},
+		{name: "insert before moves it", hunks: []Hunk{{3, 0, 4, 2}}, want: lr(12, 22)},
+		{name: "delete before moves it", hunks: []Hunk{{2, 3, 1, 0}}, want: lr(7, 17)},
+		{name: "insert right before", hunks: []Hunk{{9, 0, 10, 1}}, want: lr(11, 21)},
 		{name: "insert right after", hunks: []Hunk{{20, 0, 21, 3}}, want: r},
-		{name: "insert inside grows it", hunks: []Hunk{{12, 0, 13, 4}}, want: tree.LineRange{10, 24}, touched: true},
+		{name: "insert inside grows it", hunks: []Hunk{{12, 0, 13, 4}}, want: lr(10, 24), touched: true},
 		{name: "change inside", hunks: []Hunk{{15, 1, 15, 1}}, want: r, touched: true},
-		{name: "delete inside shrinks it", hunks: []Hunk{{12, 3, 11, 0}}, want: tree.LineRange{10, 17}, touched: true},
-		{name: "across the start", hunks: []Hunk{{8, 4, 8, 1}}, want: tree.LineRange{8, 17}, touched: true},
-		{name: "across the end", hunks: []Hunk{{19, 5, 19, 2}}, want: tree.LineRange{10, 20}, touched: true},
-		{name: "first line removed", hunks: []Hunk{{10, 1, 9, 0}}, want: tree.LineRange{10, 19}, touched: true},
-		{name: "last line removed", hunks: []Hunk{{20, 1, 19, 0}}, want: tree.LineRange{10, 19}, touched: true},
-		{name: "all removed", hunks: []Hunk{{8, 20, 7, 0}}, want: tree.LineRange{8, 7}, touched: true, empty: true},
-		{name: "moved then changed", hunks: []Hunk{{1, 0, 2, 5}, {15, 2, 20, 3}}, want: tree.LineRange{15, 26}, touched: true},
+		{name: "delete inside shrinks it", hunks: []Hunk{{12, 3, 11, 0}}, want: lr(10, 17), touched: true},
+		{name: "across the start", hunks: []Hunk{{8, 4, 8, 1}}, want: lr(8, 17), touched: true},
+		{name: "across the end", hunks: []Hunk{{19, 5, 19, 2}}, want: lr(10, 20), touched: true},
+		{name: "first line removed", hunks: []Hunk{{10, 1, 9, 0}}, want: lr(10, 19), touched: true},
+		{name: "last line removed", hunks: []Hunk{{20, 1, 19, 0}}, want: lr(10, 19), touched: true},
+		{name: "all removed", hunks: []Hunk{{8, 20, 7, 0}}, want: lr(8, 7), touched: true, empty: true},
+		{name: "moved then changed", hunks: []Hunk{{1, 0, 2, 5}, {15, 2, 20, 3}}, want: lr(15, 26), touched: true},
 	} {
 		got, touched, empty := MapRange(r, tc.hunks)
 		if got != tc.want || touched != tc.touched || empty != tc.empty {
@@ -133,21 +133,23 @@ func TestCited(t *testing.T) {
 		ok   bool
 	}{
 		{tree.LineRange{}, "a\nb\r\nc\nd", true},
-		{tree.LineRange{1, 1}, "a\n", true},
-		{tree.LineRange{2, 3}, "b\r\nc\n", true},
-		{tree.LineRange{4, 4}, "d", true},
-		{tree.LineRange{3, 5}, "", false},
-		{tree.LineRange{5, 5}, "", false},
+		{lr(1, 1), "a\n", true},
+		{lr(2, 3), "b\r\nc\n", true},
+		{lr(4, 4), "d", true},
+		{lr(3, 5), "", false},
+		{lr(5, 5), "", false},
 	} {
 		got, ok := Cited(data, tc.r)
 		if ok != tc.ok || string(got) != tc.want {
 			t.Errorf("Cited(%v) = %q %v, want %q %v", tc.r, got, ok, tc.want, tc.ok)
 		}
 	}
-	if _, ok := Cited([]byte("a\n"), tree.LineRange{2, 2}); ok {
+	if _, ok := Cited([]byte("a\n"), lr(2, 2)); ok {
 		t.Error("line 2 of a one-line file is in range")
 	}
 	if Lines([]byte("a\nb")) != 2 || Lines([]byte("a\n")) != 1 || Lines(nil) != 0 {
 		t.Error("Lines")
 	}
 }
+
+func lr(start, end int) tree.LineRange { return tree.LineRange{Start: start, End: end} }
