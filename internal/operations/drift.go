@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -160,6 +161,9 @@ func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, a
 // repository (when it has one): a typo would otherwise report every entry
 // as unknown-commit.
 func checkSince(ctx context.Context, env Env, repos *evidenceRepos, since string) error {
+	if strings.ContainsAny(since, "\n\r\x00") || strings.HasPrefix(since, "-") {
+		return contracts.Errorf(contracts.CodeUsage, "--since %q is not a revision", since)
+	}
 	r, err := repos.get(ctx, "")
 	if err != nil {
 		return nil // entries of the project's repository fail on their own
