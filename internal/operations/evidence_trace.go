@@ -42,11 +42,11 @@ func newTrace(c citation, since string) *trace {
 // first-parent `git log --raw` (no pathspecs: git matches each of
 // thousands of pathspecs against every tree entry it visits) walks back
 // from the head until every named commit has been seen, giving each
-// commit's changes with renames; one `git diff-tree --stdin -p -U0` gives
-// the hunks of exactly the commits that changed a cited line range's
-// file. A named commit off the first-parent history (on a merged branch)
-// is compared by its net diff to the head, one diff-tree for each such
-// commit.
+// commit's changes with renames; `git diff-tree --stdin -p -U0`, at most
+// one per core and fed while the log still walks, gives the hunks of the
+// commits that change a file cited with lines. A named commit off the
+// first-parent history (on a merged branch) is compared by its net diff to
+// the head, one diff-tree for each such commit.
 func traceAll(ctx context.Context, g *git.Git, r *evidenceRepo, ts []*trace) error {
 	if err := resolveSince(ctx, g, r, ts); err != nil {
 		return err
