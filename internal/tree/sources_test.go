@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -64,5 +65,28 @@ func TestDocumentSources(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, doc.Meta.Sources); diff != "" {
 		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+}
+
+func TestCitingDocuments(t *testing.T) {
+	files := map[string]string{"NODE.md": rootNode}
+	for i := range 40 {
+		files[fmt.Sprintf("d%d/NODE.md", i)] = "---\ntitle: D\n---\n"
+		files[fmt.Sprintf("d%d/a.md", i)] = fmt.Sprintf("---\ntitle: A\nsources:\n  - path: src/f%d.go\n    lines: 1-2\n---\n", i)
+		files[fmt.Sprintf("d%d/b.md", i)] = "---\ntitle: B\ndescription: mentions sources: but has none\n---\n"
+	}
+	files["bad.md"] = "---\ntitle: Bad\nsources: [x]\n---\n"
+	files[".hidden/c.md"] = "---\ntitle: C\nsources:\n  - path: x.go\n---\n"
+	got, err := CitingDocuments(writeTree(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 41 || got[0].Path != "bad.md" || len(got[0].Findings) != 1 || len(got[0].Sources) != 0 {
+		t.Fatalf("%d citing documents, first %+v", len(got), got[0])
+	}
+	for _, c := range got[1:] {
+		if len(c.Sources) != 1 || c.Sources[0].Range != (LineRange{1, 2}) || len(c.Findings) != 0 {
+			t.Errorf("%s: %+v", c.Path, c)
+		}
 	}
 }
