@@ -80,6 +80,11 @@ const (
 	CodePushFailed         ErrorCode = "PUSH_FAILED"
 )
 
+// CodeEvidenceUnresolved: evidence stamp cannot stamp an entry (it is
+// malformed, its file was deleted, its cited lines were all removed, or
+// its repository is not synced); nothing was written (a refusal).
+const CodeEvidenceUnresolved ErrorCode = "EVIDENCE_UNRESOLVED"
+
 // CodeIDAmbiguous: an id prefix names several sessions or cleanup runs;
 // details.candidates lists their full ids (a refusal).
 const CodeIDAmbiguous ErrorCode = "ID_AMBIGUOUS"
@@ -121,6 +126,7 @@ var refusals = map[ErrorCode]bool{
 	CodeScheduleExists:     true,
 	CodeRefNotFound:        true,
 	CodeHostConfigInvalid:  true,
+	CodeEvidenceUnresolved: true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

@@ -19,6 +19,7 @@ var (
 	_ Report = (*DoctorResult)(nil)
 	_ Report = (*GCResult)(nil)
 	_ Report = (*FixResult)(nil)
+	_ Report = (*DriftReport)(nil)
 )
 
 // exitIf is ExitFailed when failed, else ExitOK.

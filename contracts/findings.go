@@ -38,6 +38,39 @@ const (
 	FindingMarkdownLinkBroken FindingCode = "TREE_MARKDOWN_LINK_BROKEN"
 )
 
+// FindingEvidenceInvalid is the one evidence finding plain verify
+// reports (sources entries: contracts.EvidenceSource); the others, below,
+// come from verify --evidence.
+const (
+	// FindingEvidenceInvalid: the sources field or one of its entries is
+	// not well formed (not a list of mappings, a missing or unclean path,
+	// a path that leaves the repository, lines that are not "N" or "N-M"
+	// with 1 <= N <= M, a commit or sha256 that is not hex).
+	FindingEvidenceInvalid FindingCode = "EVIDENCE_INVALID"
+)
+
+// Evidence finding codes of `verify --evidence` (and the hook's
+// --evidence), which reads the cited files from git; plain verify reports
+// only FindingEvidenceInvalid, from the frontmatter alone.
+const (
+	// FindingEvidenceMissing: the cited file does not exist at the
+	// revision checked (HEAD, --at, or the index).
+	FindingEvidenceMissing FindingCode = "EVIDENCE_MISSING"
+	// FindingEvidenceRange: the cited line range goes past the file's end.
+	FindingEvidenceRange FindingCode = "EVIDENCE_RANGE"
+	// FindingEvidenceChanged: the cited lines (or file) no longer have
+	// the recorded sha256; the finding carries the old and new digests.
+	FindingEvidenceChanged FindingCode = "EVIDENCE_CHANGED"
+	// FindingEvidenceUnsupported: the cited path is not a regular file
+	// (a symlink, a directory, a submodule), or is a binary file cited by
+	// line range.
+	FindingEvidenceUnsupported FindingCode = "EVIDENCE_UNSUPPORTED"
+	// FindingEvidenceUnavailable: the entry's repository names no declared
+	// git source, or one with no synced snapshot, or the cited object is
+	// not in its (partial) cache.
+	FindingEvidenceUnavailable FindingCode = "EVIDENCE_UNAVAILABLE"
+)
+
 // MaxDocumentBytes is the largest Markdown document verification parses.
 const MaxDocumentBytes = 8 << 20
 
@@ -53,4 +86,8 @@ type Finding struct {
 	Path    string      `json:"path"`
 	Line    int         `json:"line,omitempty"`
 	Target  string      `json:"target,omitempty"`
+	// Old and New are the recorded and the current sha256 prefix of an
+	// EVIDENCE_CHANGED finding.
+	Old string `json:"old,omitempty"`
+	New string `json:"new,omitempty"`
 }

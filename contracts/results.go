@@ -34,6 +34,17 @@ type VerifyReport struct {
 	// check, such as a staged verification that used the work tree's
 	// configuration because the commit holds none.
 	Warnings []string `json:"warnings,omitempty"`
+	// EvidenceNotes (verify --staged --evidence) are the documents that
+	// cite code the commit changes without being changed themselves.
+	EvidenceNotes []EvidenceNote `json:"evidenceNotes,omitempty"`
+}
+
+// EvidenceNote is one staged change to cited code: Document (repository-
+// relative) cites Source, which the commit changes, and the commit leaves
+// Document alone.
+type EvidenceNote struct {
+	Document string `json:"document"`
+	Source   string `json:"source"`
 }
 
 // SkippedTree is a declared tree verification did not check.
@@ -83,14 +94,17 @@ type TreeRef struct {
 // Node is one document with its metadata and body. Frontmatter holds every
 // frontmatter field, known or not, in document order.
 type Node struct {
-	Path        string          `json:"path"`
-	Kind        NodeKind        `json:"kind"`
-	Class       Class           `json:"class"`
-	Title       string          `json:"title"`
-	Description string          `json:"description,omitempty"`
-	SoftLinks   []string        `json:"softLinks,omitempty"`
-	Frontmatter json.RawMessage `json:"frontmatter"`
-	Body        string          `json:"body"`
+	Path        string   `json:"path"`
+	Kind        NodeKind `json:"kind"`
+	Class       Class    `json:"class"`
+	Title       string   `json:"title"`
+	Description string   `json:"description,omitempty"`
+	SoftLinks   []string `json:"softLinks,omitempty"`
+	// Sources are the document's well-formed evidence entries, so agents
+	// cite them (the frontmatter has them too, as written).
+	Sources     []EvidenceSource `json:"sources,omitempty"`
+	Frontmatter json.RawMessage  `json:"frontmatter"`
+	Body        string           `json:"body"`
 	// Findings are the node's own metadata problems; read does not verify
 	// the rest of the tree.
 	Findings []Finding `json:"findings,omitempty"`

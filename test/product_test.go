@@ -24,14 +24,16 @@ import (
 // "w1"); "" means the output is not a contract result and is not checked.
 // Add one row per new command.
 var jsonResultSchemas = map[string]string{
-	"init":     "init",
-	"verify":   "verify",
-	"fix":      "fix",
-	"read":     "read",
-	"version":  "version",
-	"man":      "man",
-	"schema":   "schema-list",
-	"schema *": "", // `schema <name>` prints a raw JSON Schema
+	"init":           "init",
+	"verify":         "verify",
+	"fix":            "fix",
+	"drift":          "drift",
+	"evidence stamp": "evidence-stamp",
+	"read":           "read",
+	"version":        "version",
+	"man":            "man",
+	"schema":         "schema-list",
+	"schema *":       "", // `schema <name>` prints a raw JSON Schema
 
 	"connect":    "connection-change",
 	"disconnect": "connection-change",

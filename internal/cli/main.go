@@ -35,10 +35,12 @@ type Globals struct {
 type commands struct {
 	Globals
 
-	Init   initCmd   `cmd:"" help:"Create a tree root (NODE.md), or adopt a folder or tree, and declare it."`
-	Verify verifyCmd `cmd:"" help:"Verify trees: indexes, metadata, links and soft links."`
-	Read   readCmd   `cmd:"" help:"Read one node with its metadata and immediate children."`
-	Fix    fixCmd    `cmd:"" help:"Repair what is mechanical in a tree (a diff, or --write)."`
+	Init     initCmd     `cmd:"" help:"Create a tree root (NODE.md), or adopt a folder or tree, and declare it."`
+	Verify   verifyCmd   `cmd:"" help:"Verify trees: indexes, metadata, links and soft links."`
+	Read     readCmd     `cmd:"" help:"Read one node with its metadata and immediate children."`
+	Fix      fixCmd      `cmd:"" help:"Repair what is mechanical in a tree (a diff, or --write)."`
+	Drift    driftCmd    `cmd:"" help:"List documents whose cited sources changed since they were read."`
+	Evidence evidenceCmd `cmd:"" help:"Stamp documents' sources with the current commit and digest."`
 
 	Connect    connectCmd    `cmd:"" group:"project" help:"Declare a tree (directory or GitHub repository) in .context-tree.json."`
 	Disconnect disconnectCmd `cmd:"" group:"project" help:"Remove a tree's declaration (and nothing else)."`

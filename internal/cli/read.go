@@ -48,6 +48,9 @@ func (c *Context) printRead(r *contracts.ReadResult) {
 	for _, s := range n.SoftLinks {
 		fmt.Fprintf(w, "see also: %s\n", quote(s))
 	}
+	for _, s := range n.Sources {
+		fmt.Fprintf(w, "source: %s\n", sourceLine(s))
+	}
 	for _, f := range n.Findings {
 		fmt.Fprintln(w, c.findingLine(r.Tree.Root, f))
 	}
@@ -77,4 +80,20 @@ func (c *Context) printRead(r *contracts.ReadResult) {
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// sourceLine is an evidence entry as read prints it:
+// "[repository:]path[:lines] at <commit>".
+func sourceLine(s contracts.EvidenceSource) string {
+	cited := quote(s.Path)
+	if s.Lines != "" {
+		cited += ":" + s.Lines
+	}
+	if s.Repository != "" {
+		cited = quote(s.Repository) + ":" + cited
+	}
+	if s.Commit != "" {
+		cited += " at " + short(s.Commit)
+	}
+	return cited
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
@@ -11,10 +12,13 @@ import (
 )
 
 type verifyCmd struct {
-	Trees  []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: every declared source, else the tree at or above the current directory)."`
-	Staged bool     `name:"staged" help:"Verify the declared trees of this repository as staged in the index (what the pre-commit hook runs)."`
-	Links  bool     `name:"links" help:"Also report relative Markdown links whose target does not exist (TREE_MARKDOWN_LINK_BROKEN); not part of a tree's validity unless asked for."`
-	Hook   string   `name:"hook" placeholder:"NAME" help:"With --staged: the git hook running the check (pre-commit, pre-merge-commit, prepare-commit-msg, pre-applypatch). In prepare-commit-msg only the commits of cherry-pick, revert and rebase are judged."`
+	Trees    []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: every declared source, else the tree at or above the current directory)."`
+	Staged   bool     `name:"staged" help:"Verify the declared trees of this repository as staged in the index (what the pre-commit hook runs)."`
+	Links    bool     `name:"links" help:"Also report relative Markdown links whose target does not exist (TREE_MARKDOWN_LINK_BROKEN); not part of a tree's validity unless asked for."`
+	Evidence bool     `name:"evidence" help:"Also read every document's cited sources from git: the file exists at HEAD (or --at), its lines are in range, its sha256 matches. With --staged: note each staged change to cited code whose citing document is not staged too."`
+	At       string   `name:"at" placeholder:"REV" help:"With --evidence: check the sources at this revision of the project's repository instead of HEAD."`
+	Strict   bool     `name:"strict" help:"With --staged --evidence: fail (exit 1) when a note is printed."`
+	Hook     string   `name:"hook" placeholder:"NAME" help:"With --staged: the git hook running the check (pre-commit, pre-merge-commit, prepare-commit-msg, pre-applypatch). In prepare-commit-msg only the commits of cherry-pick, revert and rebase are judged."`
 }
 
 func (cmd *verifyCmd) Help() string {
@@ -28,12 +32,23 @@ only).`
 }
 
 func (cmd *verifyCmd) Run(c *Context) error {
+	if cmd.At != "" && !cmd.Evidence {
+		return contracts.Errorf(contracts.CodeUsage, "--at names the revision --evidence reads sources at; add --evidence")
+	}
+	if cmd.Strict && !(cmd.Staged && cmd.Evidence) {
+		return contracts.Errorf(contracts.CodeUsage, "--strict makes the notes of verify --staged --evidence fail the commit; add --staged --evidence")
+	}
 	if cmd.Staged {
 		return cmd.runStaged(c)
 	}
 	rep, err := operations.Verify(c, c.Env, cmd.Trees, tree.VerifyOptions{Links: cmd.Links})
 	if err != nil {
 		return err
+	}
+	if cmd.Evidence {
+		if err := operations.VerifyEvidence(c, c.Env, rep, cmd.At); err != nil {
+			return err
+		}
 	}
 	return c.report(rep, func() { c.printVerify(rep) })
 }
@@ -45,6 +60,9 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 	}
 	if cmd.Links {
 		return contracts.Errorf(contracts.CodeUsage, "verify --links checks the work tree; it cannot be combined with --staged")
+	}
+	if cmd.At != "" {
+		return contracts.Errorf(contracts.CodeUsage, "verify --staged --evidence judges the commit being made; --at cannot be combined with --staged")
 	}
 	judges, why, err := operations.HookJudges(c, c.Env, cmd.Hook)
 	if err != nil {
@@ -59,7 +77,18 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 	if err != nil {
 		return err
 	}
+	if cmd.Evidence {
+		if rep.EvidenceNotes, err = staged.EvidenceNotes(c, c.Env.Git, c.Env.Dir); err != nil {
+			return err
+		}
+		if cmd.Strict && len(rep.EvidenceNotes) > 0 {
+			rep.OK = false
+		}
+	}
 	return c.report(rep, func() {
+		for _, n := range rep.EvidenceNotes {
+			fmt.Fprintf(c.Stderr, "note: %s cites %s, changed in this commit\n", n.Document, n.Source)
+		}
 		for _, w := range rep.Warnings {
 			fmt.Fprintf(c.Stderr, "git-context-tree: warning: %s\n", w)
 		}
@@ -68,8 +97,10 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 			return
 		}
 		c.printVerify(rep)
-		if !rep.OK {
+		if slices.ContainsFunc(rep.Trees, func(t contracts.TreeReport) bool { return !t.OK }) {
 			fmt.Fprintln(c.Stderr, stagedFailureHint(cmd.Hook))
+		} else if !rep.OK {
+			fmt.Fprintln(c.Stderr, "--strict: the commit changes cited code without its documents; update and stage them (git context-tree evidence stamp after re-reading), or commit without --strict")
 		}
 	})
 }

@@ -32,6 +32,8 @@ type Meta struct {
 	Title       string
 	Description string
 	SoftLinks   []SoftLink
+	// Sources are the well-formed entries of the evidence list.
+	Sources []Source
 }
 
 // SoftLink is one soft_links entry with the file line it is written on.
@@ -137,6 +139,9 @@ func (d *Document) checkMeta(fm *Frontmatter) {
 	}
 	if k, v := field(m, "soft_links"); k != nil {
 		d.Meta.SoftLinks = d.checkSoftLinks(k, v)
+	}
+	if k, v := field(m, "sources"); k != nil {
+		d.Meta.Sources = d.checkSources(k, v)
 	}
 }
 

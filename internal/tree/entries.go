@@ -37,13 +37,17 @@ type Entry struct {
 func Documents(root string) ([]Entry, error) {
 	var out []Entry
 	var buf []byte
-	if err := listDocuments(diskContent{root: root}, ".", 0, &buf, &out); err != nil {
+	src := diskContent{root: root}
+	visit := func(rel string, depth int) { out = append(out, readEntry(src, rel, depth, &buf)) }
+	if err := listDocuments(src, ".", 0, visit); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-func listDocuments(src diskContent, rel string, depth int, buf *[]byte, out *[]Entry) error {
+// listDocuments calls visit with every content document below rel, in
+// tree order (see Documents).
+func listDocuments(src diskContent, rel string, depth int, visit func(rel string, depth int)) error {
 	entries, err := src.readDir(rel)
 	if err != nil {
 		return contracts.Errorf(contracts.CodeIO, "cannot list %s: %v", rel, unwrapPathError(err))
@@ -65,10 +69,10 @@ func listDocuments(src diskContent, rel string, depth int, buf *[]byte, out *[]E
 		}
 	}
 	for _, d := range docs {
-		*out = append(*out, readEntry(src, d, depth, buf))
+		visit(d, depth)
 	}
 	for _, d := range dirs {
-		if err := listDocuments(src, d, depth+1, buf, out); err != nil {
+		if err := listDocuments(src, d, depth+1, visit); err != nil {
 			return err
 		}
 	}

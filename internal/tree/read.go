@@ -164,6 +164,9 @@ func nodeOf(rel string, kind contracts.NodeKind, doc *Document) contracts.Node {
 	for _, sl := range doc.Meta.SoftLinks {
 		n.SoftLinks = append(n.SoftLinks, sl.Value)
 	}
+	for _, s := range doc.Meta.Sources {
+		n.Sources = append(n.Sources, s.EvidenceSource)
+	}
 	if doc.Frontmatter != nil {
 		// A header MappingJSON cannot render (an alias bomb) is already
 		// a finding of the document (checkExpansion); it reads as {}.

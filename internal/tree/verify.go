@@ -214,3 +214,7 @@ func sortFindings(fs []contracts.Finding) []contracts.Finding {
 	}
 	return fs
 }
+
+// SortFindings is verify's order of findings (path, line, code, target),
+// exact duplicates dropped: for findings added to a report later.
+func SortFindings(fs []contracts.Finding) []contracts.Finding { return sortFindings(fs) }

@@ -333,7 +333,8 @@ func isKnownKey(key []byte) bool {
 // keyLine reads a top-level "key: value" line.
 func (h *quickHeader) keyLine(l []byte) bool {
 	key, v, ok := keyValue(l)
-	if !ok || string(key) == "schemaVersion" || !h.keys.add(key) {
+	// sources are checked by ParseDocument only.
+	if !ok || string(key) == "schemaVersion" || string(key) == "sources" || !h.keys.add(key) {
 		return false
 	}
 	h.key, h.indent, h.content, h.inner.n = key, -1, false, 0
