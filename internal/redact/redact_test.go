@@ -109,6 +109,10 @@ func TestFalsePositives(t *testing.T) {
 		"https://github.com/git-context-tree/git-context-tree/tree/main/docs",
 		"max_tokens=4096",
 		"PASSWORD_FILE=/run/secrets/db",
+		// Paths that are 40 base64 characters in a row, mixed case with digits.
+		"tree /tmp/TestSyncOnTerminal1015239743/001/kb at 9dde892",
+		"\"treeRoot\": \"/Users/JSmith/Projects/MyRepo42/docs/kbx\"",
+		"home/alice/Work/ContextTree2/teams/Platf.md",
 	)
 	for _, in := range texts {
 		if got := String(in); got != in {
