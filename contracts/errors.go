@@ -121,6 +121,7 @@ var refusals = map[ErrorCode]bool{
 	CodeScheduleExists:     true,
 	CodeRefNotFound:        true,
 	CodeHostConfigInvalid:  true,
+	CodeSiteOutputForeign:  true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.
