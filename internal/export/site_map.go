@@ -12,6 +12,9 @@ import (
 // larger web of soft links is drawn between domains, with counts.
 const maxMapDocs = 400
 
+// maxLabelledDocs: up to this many drawn documents, each has a label.
+const maxLabelledDocs = 80
+
 // maxNeighbours caps the neighbourhood map of a page.
 const maxNeighbours = 12
 
@@ -50,6 +53,8 @@ type mapLayout struct {
 	drawn   []int // documents drawn individually, export order
 	radius  float64
 	extent  float64
+	labels  bool // documents are labelled
+	step    float64
 }
 
 func (g *siteGraph) layoutMap() mapLayout {
@@ -77,6 +82,11 @@ func (g *siteGraph) layoutMap() mapLayout {
 			}
 		}
 	}
+	l.labels = len(l.drawn) <= maxLabelledDocs
+	l.step = 30
+	if l.labels {
+		l.step = 48
+	}
 	// Tops are the centre (several only in a tree without a root).
 	centre := []int{}
 	ring := []int{}
@@ -87,7 +97,7 @@ func (g *siteGraph) layoutMap() mapLayout {
 			ring = append(ring, d)
 		}
 	}
-	clusterRadius := func(n int) float64 { return 26 + 30*float64(ringsFor(n)) }
+	clusterRadius := func(n int) float64 { return 26 + l.step*float64(ringsFor(n)) }
 	maxCR, circumference := 0.0, 0.0
 	for _, d := range ring {
 		cr := clusterRadius(len(members[d]))
@@ -100,7 +110,7 @@ func (g *siteGraph) layoutMap() mapLayout {
 		r = 0
 	}
 	l.radius = r
-	l.extent = r + math.Max(maxCR, centreCR) + 70
+	l.extent = math.Max(r+math.Max(maxCR, centreCR)+70, 260)
 	for i, c := range centre {
 		l.pos[c] = point{float64(i) * 40, 0}
 	}
@@ -109,7 +119,7 @@ func (g *siteGraph) layoutMap() mapLayout {
 		l.pos[d] = point{r * math.Cos(a), r * math.Sin(a)}
 	}
 	for d, docs := range members {
-		placeAround(l.pos, l.pos[d], docs)
+		placeAround(l.pos, l.pos[d], docs, l.step)
 	}
 	return l
 }
@@ -132,14 +142,15 @@ func ringsFor(n int) int {
 	return rings
 }
 
-func placeAround(pos map[int]point, c point, docs []int) {
+func placeAround(pos map[int]point, c point, docs []int, step float64) {
 	k, slot := 1, 0
 	for _, id := range docs {
 		if slot == 8*k {
 			k, slot = k+1, 0
 		}
 		a := 2*math.Pi*float64(slot)/float64(8*k) - math.Pi/2 + float64(k)*0.3
-		pos[id] = point{c.x + float64(26+30*k)*math.Cos(a), c.y + float64(26+30*k)*math.Sin(a)}
+		r := 26 + step*float64(k)
+		pos[id] = point{c.x + r*math.Cos(a), c.y + r*math.Sin(a)}
 		slot++
 	}
 }
@@ -190,6 +201,11 @@ func (g *siteGraph) overviewSVG(from string, l mapLayout) string {
 				from, ok1 := l.pos[i]
 				to, ok2 := l.pos[t]
 				if ok1 && ok2 {
+					off := 0.0
+					if slices.Contains(g.nodes[t].softOut, i) {
+						off = 3 // both ways: side by side
+					}
+					from, to = beside(from, to, off)
 					line(&b, "soft", from, shorten(from, to, 9), g.nodes[i].doc.Title+" → "+g.nodes[t].doc.Title)
 				}
 			}
@@ -201,7 +217,7 @@ func (g *siteGraph) overviewSVG(from string, l mapLayout) string {
 		g.mapNode(&b, from, d, l.pos[d], 16, "domain", true)
 	}
 	for _, id := range l.drawn {
-		g.mapNode(&b, from, id, l.pos[id], 6, "doc", false)
+		g.mapNode(&b, from, id, l.pos[id], 6, "doc", l.labels)
 	}
 	b.WriteString("</svg>\n")
 	return b.String()
@@ -256,18 +272,33 @@ func (g *siteGraph) domainEdges(b *strings.Builder, l mapLayout) {
 	}
 }
 
-const arrowDefs = "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" class=\"arrowhead\"/></marker></defs>\n"
+const arrowDefs = "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" class=\"arrowhead\"/></marker>" +
+	"<marker id=\"arrow-back\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" class=\"arrowhead-back\"/></marker></defs>\n"
 
 func line(b *strings.Builder, class string, from, to point, title string) {
 	fmt.Fprintf(b, "<line class=\"%s\" x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"", class, svgNum(from.x), svgNum(from.y), svgNum(to.x), svgNum(to.y))
-	if strings.HasPrefix(class, "soft") || strings.HasPrefix(class, "back") {
+	switch {
+	case strings.HasPrefix(class, "soft"):
 		b.WriteString(" marker-end=\"url(#arrow)\"")
+	case strings.HasPrefix(class, "back"):
+		b.WriteString(" marker-end=\"url(#arrow-back)\"")
 	}
 	if title != "" {
 		b.WriteString("><title>" + esc(title) + "</title></line>\n")
 		return
 	}
 	b.WriteString("/>\n")
+}
+
+// beside moves a line sideways by off (to its right).
+func beside(from, to point, off float64) (point, point) {
+	dx, dy := to.x-from.x, to.y-from.y
+	d := math.Hypot(dx, dy)
+	if d == 0 || off == 0 {
+		return from, to
+	}
+	ox, oy := -dy/d*off, dx/d*off
+	return point{from.x + ox, from.y + oy}, point{to.x + ox, to.y + oy}
 }
 
 // shorten ends a line before a node's circle, so its arrow shows.
@@ -350,11 +381,18 @@ func (g *siteGraph) neighbourhoodSVG(id int) string {
 		ns[k].position = point{centre.x + rx*math.Cos(a), centre.y + ry*math.Sin(a)}
 	}
 	for _, nb := range ns {
+		// Both ways: two lines side by side, not one over the other.
+		off := 0.0
+		if nb.out && nb.in {
+			off = 3
+		}
 		if nb.out {
-			line(&b, "soft", centre, shorten(centre, nb.position, 9), n.doc.Title+" → "+g.nodes[nb.id].doc.Title)
+			a, z := beside(centre, nb.position, off)
+			line(&b, "soft", a, shorten(a, z, 9), n.doc.Title+" → "+g.nodes[nb.id].doc.Title)
 		}
 		if nb.in {
-			line(&b, "back", nb.position, shorten(nb.position, centre, 11), g.nodes[nb.id].doc.Title+" → "+n.doc.Title)
+			a, z := beside(nb.position, centre, off)
+			line(&b, "back", a, shorten(a, z, 11), g.nodes[nb.id].doc.Title+" → "+n.doc.Title)
 		}
 	}
 	g.mapNode(&b, n.page, id, centre, 9, "doc current", true)

@@ -56,7 +56,7 @@ func newSiteMarkdown() goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, extension.Linkify),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(siteHTML{}, 2000))),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(siteHTML{}, 100))),
 	)
 }
 
@@ -70,14 +70,18 @@ func (g *siteGraph) renderBody(md goldmark.Markdown, id int) (renderedBody, []in
 	var out renderedBody
 	var texts strings.Builder
 	dropTitleHeading(doc, src, n.doc.Title)
+	shift := 2 - topHeadingLevel(doc)
 	_ = ast.Walk(doc, func(x ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
+		if x.Type() == ast.TypeBlock {
+			texts.WriteByte(' ') // words of two blocks stay apart
+		}
 		switch v := x.(type) {
 		case *ast.Heading:
 			out.headings = append(out.headings, plainText(v, src))
-			v.Level = min(v.Level+1, 6) // the page's title is the only h1
+			v.Level = max(2, min(v.Level+shift, 6))
 		case *ast.Link:
 			v.Destination = rw.rewrite(string(v.Destination))
 		case *ast.Image:
@@ -85,7 +89,9 @@ func (g *siteGraph) renderBody(md goldmark.Markdown, id int) (renderedBody, []in
 		case *ast.Text:
 			if texts.Len() < maxSearchText {
 				texts.Write(v.Value(src))
-				texts.WriteByte(' ')
+				if v.SoftLineBreak() || v.HardLineBreak() {
+					texts.WriteByte(' ')
+				}
 			}
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
 			lines := x.Lines()
@@ -109,6 +115,22 @@ func (g *siteGraph) renderBody(md goldmark.Markdown, id int) (renderedBody, []in
 		out.text = truncateUTF8(out.text, maxSearchText)
 	}
 	return out, rw.targets
+}
+
+// topHeadingLevel is the level of a body's largest heading (2 when it
+// has none). The page's title is its only h1, and the body's top headings
+// become h2, so no level is skipped.
+func topHeadingLevel(doc ast.Node) int {
+	top := 7
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		if h, ok := c.(*ast.Heading); ok {
+			top = min(top, h.Level)
+		}
+	}
+	if top == 7 {
+		return 2
+	}
+	return top
 }
 
 // dropTitleHeading removes a first heading that repeats the title: the
