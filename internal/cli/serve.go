@@ -2,9 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/redact"
 )
 
 type serveCmd struct {
@@ -22,6 +24,14 @@ stays). SIGINT or SIGTERM stops the server, removes the directory and
 exits 0.`
 }
 
+// flush hands what stdout's buffer (cmd/git-context-tree) holds to the
+// reader.
+func flush(w io.Writer) {
+	if f, ok := redact.Raw(w).(interface{ Flush() error }); ok {
+		_ = f.Flush()
+	}
+}
+
 // endsOnSignal: an interrupt is how serve is meant to end.
 func (*serveCmd) endsOnSignal() {}
 
@@ -31,10 +41,12 @@ func (cmd *serveCmd) Run(c *Context) error {
 		Ready: func(r contracts.ServeResult) {
 			if c.JSON {
 				_ = c.writeJSON(r)
-				return
+			} else {
+				fmt.Fprintf(c.Stdout, "Serving %s at %s\n", countOf(r.Pages, "page"), r.URL)
+				fmt.Fprintln(c.Stderr, "Rebuilt when the tree's files change; press Ctrl-C to stop.")
 			}
-			fmt.Fprintf(c.Stdout, "Serving %s at %s\n", countOf(r.Pages, "page"), r.URL)
-			fmt.Fprintln(c.Stderr, "Rebuilt when the tree's files change; press Ctrl-C to stop.")
+			flush(c.Stdout) // the URL is wanted now, not when the buffer fills
+
 		},
 		Rebuilt: func(pages int, err error) {
 			if err != nil {
