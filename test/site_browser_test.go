@@ -183,7 +183,6 @@ func until(expr string) chromedp.Action[chromedp.Void] {
 	}
 }
 
-
 func (b *browser) screenshot(t *testing.T, dir, name string) {
 	t.Helper()
 	buf, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
