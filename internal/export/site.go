@@ -1,10 +1,14 @@
 package export
 
 import (
+	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
@@ -35,11 +39,13 @@ type SiteFile struct {
 	Data []byte
 }
 
-// Site is a rendered site: its files in path order and the page of each
-// document.
+// Site is a planned site: every document's page, links and backlinks
+// are known and its bodies rendered; Write renders and hands over its
+// files one by one, so a large site is never held in memory whole.
 type Site struct {
-	Files []SiteFile
+	Paths []string   // every file's site path, sorted
 	Pages []SitePage // in export order
+	g     *siteGraph
 }
 
 // SitePage is one document's page.
@@ -58,6 +64,7 @@ type SitePage struct {
 type node struct {
 	doc      Document
 	page     string // site path of its page
+	pageEsc  string // page, URL-escaped (for links)
 	parent   int    // -1 for the root
 	children []int  // in tree order
 	softOut  []int
@@ -74,7 +81,7 @@ type siteGraph struct {
 	opts   SiteOptions
 }
 
-// RenderSite renders the site of a tree from its documents (tree order).
+// RenderSite plans the site of a tree from its documents (tree order).
 func RenderSite(docs []Document, o SiteOptions) (*Site, error) {
 	g, err := newSiteGraph(ExportOrder(docs), o)
 	if err != nil {
@@ -82,14 +89,17 @@ func RenderSite(docs []Document, o SiteOptions) (*Site, error) {
 	}
 	g.renderBodies()
 	g.linkBack()
-	site := &Site{}
-	pages := g.renderPages()
-	site.Files = append(site.Files, pages...)
-	site.Files = append(site.Files, g.assetFiles()...)
-	slices.SortFunc(site.Files, func(a, b SiteFile) int { return strings.Compare(a.Path, b.Path) })
-	for i := 1; i < len(site.Files); i++ {
-		if site.Files[i].Path == site.Files[i-1].Path {
-			return nil, contracts.Errorf(contracts.CodeUsage, "the site would write %s twice: a document's page collides with another file of the site", site.Files[i].Path)
+	site := &Site{g: g}
+	for i := range g.nodes {
+		site.Paths = append(site.Paths, g.nodes[i].page)
+	}
+	for _, a := range siteAssets {
+		site.Paths = append(site.Paths, a)
+	}
+	slices.Sort(site.Paths)
+	for i := 1; i < len(site.Paths); i++ {
+		if site.Paths[i] == site.Paths[i-1] {
+			return nil, contracts.Errorf(contracts.CodeUsage, "the site would write %s twice: a document's page collides with another file of the site", site.Paths[i])
 		}
 	}
 	for i := range g.nodes {
@@ -100,6 +110,40 @@ func RenderSite(docs []Document, o SiteOptions) (*Site, error) {
 		})
 	}
 	return site, nil
+}
+
+// Write renders every file of the site on every core and hands each to
+// emit, from several goroutines at once. It stops at the first error.
+func (s *Site) Write(emit func(SiteFile) error) error {
+	g := s.g
+	jobs := len(g.nodes) + len(siteAssets)
+	workers := min(runtime.GOMAXPROCS(0), jobs/16+1)
+	errs := make([]error, workers)
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < jobs && !failed.Load(); i += workers {
+				// The assets first: the search index is the largest job.
+				var f SiteFile
+				if i < len(siteAssets) {
+					f = g.asset(siteAssets[i])
+				} else {
+					id := i - len(siteAssets)
+					f = SiteFile{Path: g.nodes[id].page, Data: []byte(g.renderPage(id))}
+				}
+				if err := emit(f); err != nil {
+					errs[w] = err
+					failed.Store(true)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 func (g *siteGraph) paths(ids []int) []string {
@@ -120,7 +164,8 @@ func newSiteGraph(docs []Document, o SiteOptions) (*siteGraph, error) {
 		if d.Index {
 			g.byPath[path.Dir(d.Path)] = len(g.nodes)
 		}
-		g.nodes = append(g.nodes, node{doc: d, page: PagePath(d.Path), parent: -1})
+		page := PagePath(d.Path)
+		g.nodes = append(g.nodes, node{doc: d, page: page, pageEsc: escapePath(page), parent: -1})
 	}
 	for i := range g.nodes {
 		n := &g.nodes[i]
@@ -212,10 +257,11 @@ func rootPrefix(sitePath string) string {
 	return strings.Repeat("../", strings.Count(sitePath, "/"))
 }
 
-// href links site path to from page from, escaping each segment so any
-// file name stays one link (and stays a path under file://).
-func href(from, to string) string {
-	return rootPrefix(from) + escapePath(to)
+// href links node id's page from the page at site path from, each
+// segment escaped so any file name stays one link (and stays a path under
+// file://).
+func (g *siteGraph) href(from string, id int) string {
+	return rootPrefix(from) + g.nodes[id].pageEsc
 }
 
 func escapePath(p string) string {

@@ -16,17 +16,35 @@ var siteSearchJS []byte
 // directory, so a person finding it knows why it is there.
 const siteMarkerText = "This directory is a site written by `git context-tree export site`.\nThe next export replaces the whole directory.\n"
 
-// assetFiles are the site's own files: style, search, the search index,
-// the contents and map pages, and the marker.
-func (g *siteGraph) assetFiles() []SiteFile {
-	return []SiteFile{
-		{Path: SiteMarker, Data: []byte(siteMarkerText)},
-		{Path: SiteAssetsDir + "/style.css", Data: siteStyle},
-		{Path: SiteAssetsDir + "/search.js", Data: siteSearchJS},
-		{Path: SiteAssetsDir + "/search-index.js", Data: g.searchIndex()},
-		{Path: SiteAssetsDir + "/contents.html", Data: []byte(g.contentsPage())},
-		{Path: SiteAssetsDir + "/map.html", Data: []byte(g.mapPage())},
+// siteAssets are the site's own files besides the pages: the marker,
+// style, search, the search index, and the contents and map pages.
+var siteAssets = []string{
+	SiteMarker,
+	SiteAssetsDir + "/style.css",
+	SiteAssetsDir + "/search.js",
+	SiteAssetsDir + "/search-index.js",
+	SiteAssetsDir + "/contents.html",
+	SiteAssetsDir + "/map.html",
+}
+
+// asset renders one of siteAssets.
+func (g *siteGraph) asset(p string) SiteFile {
+	var data []byte
+	switch p {
+	case SiteMarker:
+		data = []byte(siteMarkerText)
+	case SiteAssetsDir + "/style.css":
+		data = siteStyle
+	case SiteAssetsDir + "/search.js":
+		data = siteSearchJS
+	case SiteAssetsDir + "/search-index.js":
+		data = g.searchIndex()
+	case SiteAssetsDir + "/contents.html":
+		data = []byte(g.contentsPage())
+	case SiteAssetsDir + "/map.html":
+		data = []byte(g.mapPage())
 	}
+	return SiteFile{Path: p, Data: data}
 }
 
 // searchIndex is a script (not JSON: a page opened from file:// may not

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,14 +17,14 @@ const maxMapDocs = 400
 const maxLabelledDocs = 80
 
 // maxNeighbours caps the neighbourhood map of a page.
-const maxNeighbours = 12
+const maxNeighbours = 10
 
 type point struct{ x, y float64 }
 
 func (p point) String() string { return fmt.Sprintf("%.1f,%.1f", p.x, p.y) }
 
 // svgNum keeps coordinates short and the same on every run.
-func svgNum(f float64) string { return fmt.Sprintf("%.1f", f) }
+func svgNum(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
 
 // domainOf is the top-level directory's node a node lies under (a top
 // node is its own domain).
@@ -214,10 +215,10 @@ func (g *siteGraph) overviewSVG(from string, l mapLayout) string {
 		g.domainEdges(&b, l)
 	}
 	for _, d := range l.domains {
-		g.mapNode(&b, from, d, l.pos[d], 16, "domain", true)
+		g.mapNode(&b, from, d, l.pos[d], 16, "domain", true, true)
 	}
 	for _, id := range l.drawn {
-		g.mapNode(&b, from, id, l.pos[id], 6, "doc", l.labels)
+		g.mapNode(&b, from, id, l.pos[id], 6, "doc", l.labels, true)
 	}
 	b.WriteString("</svg>\n")
 	return b.String()
@@ -276,7 +277,7 @@ const arrowDefs = "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" r
 	"<marker id=\"arrow-back\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" class=\"arrowhead-back\"/></marker></defs>\n"
 
 func line(b *strings.Builder, class string, from, to point, title string) {
-	fmt.Fprintf(b, "<line class=\"%s\" x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"", class, svgNum(from.x), svgNum(from.y), svgNum(to.x), svgNum(to.y))
+	b.WriteString("<line class=\"" + class + "\" x1=\"" + svgNum(from.x) + "\" y1=\"" + svgNum(from.y) + "\" x2=\"" + svgNum(to.x) + "\" y2=\"" + svgNum(to.y) + "\"")
 	switch {
 	case strings.HasPrefix(class, "soft"):
 		b.WriteString(" marker-end=\"url(#arrow)\"")
@@ -311,21 +312,25 @@ func shorten(from, to point, by float64) point {
 	return point{to.x - dx/d*by, to.y - dy/d*by}
 }
 
-// mapNode is a linked circle with an accessible name and, for domains and
-// neighbours, a visible label.
-func (g *siteGraph) mapNode(b *strings.Builder, from string, id int, p point, r float64, class string, label bool) {
+// mapNode is a linked circle with an accessible name and, when label is
+// set, a visible label. The overview's nodes (detailed) also carry their
+// description as a tooltip and their path (for tests and scripts).
+func (g *siteGraph) mapNode(b *strings.Builder, from string, id int, p point, r float64, class string, label, detailed bool) {
 	n := &g.nodes[id]
 	if n.doc.Member() {
 		class += " member"
 	}
 	name := n.doc.Title
-	if n.doc.Description != "" {
-		name += ": " + n.doc.Description
+	b.WriteString("<a href=\"" + g.href(from, id) + "\" aria-label=\"" + esc(name) + "\" class=\"node\"")
+	if detailed {
+		b.WriteString(" data-path=\"" + esc(n.doc.Path) + "\"")
+		if n.doc.Description != "" {
+			name += ": " + n.doc.Description
+		}
 	}
-	fmt.Fprintf(b, "<a href=\"%s\" aria-label=\"%s\" class=\"node\" data-path=\"%s\"><circle class=\"%s\" cx=\"%s\" cy=\"%s\" r=\"%s\"><title>%s</title></circle>",
-		esc(href(from, n.page)), esc(n.doc.Title), esc(n.doc.Path), class, svgNum(p.x), svgNum(p.y), svgNum(r), esc(name))
+	b.WriteString("><circle class=\"" + class + "\" cx=\"" + svgNum(p.x) + "\" cy=\"" + svgNum(p.y) + "\" r=\"" + svgNum(r) + "\"><title>" + esc(name) + "</title></circle>")
 	if label {
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" aria-hidden=\"true\">%s</text>", svgNum(p.x), svgNum(p.y+r+14), esc(shortLabel(n.doc.Title)))
+		b.WriteString("<text x=\"" + svgNum(p.x) + "\" y=\"" + svgNum(p.y+r+14) + "\" text-anchor=\"middle\" aria-hidden=\"true\">" + esc(shortLabel(n.doc.Title)) + "</text>")
 	}
 	b.WriteString("</a>\n")
 }
@@ -388,16 +393,16 @@ func (g *siteGraph) neighbourhoodSVG(id int) string {
 		}
 		if nb.out {
 			a, z := beside(centre, nb.position, off)
-			line(&b, "soft", a, shorten(a, z, 9), n.doc.Title+" → "+g.nodes[nb.id].doc.Title)
+			line(&b, "soft", a, shorten(a, z, 9), "")
 		}
 		if nb.in {
 			a, z := beside(nb.position, centre, off)
-			line(&b, "back", a, shorten(a, z, 11), g.nodes[nb.id].doc.Title+" → "+n.doc.Title)
+			line(&b, "back", a, shorten(a, z, 11), "")
 		}
 	}
-	g.mapNode(&b, n.page, id, centre, 9, "doc current", true)
+	g.mapNode(&b, n.page, id, centre, 9, "doc current", true, false)
 	for _, nb := range ns {
-		g.mapNode(&b, n.page, nb.id, nb.position, 6, "doc", true)
+		g.mapNode(&b, n.page, nb.id, nb.position, 6, "doc", true, false)
 	}
 	b.WriteString("</svg>\n")
 	return b.String()

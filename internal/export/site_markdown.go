@@ -171,7 +171,7 @@ func (rw *linkRewriter) rewrite(dest string) []byte {
 			return nil
 		}
 		rw.targets = append(rw.targets, id)
-		link := href(rw.from, rw.g.nodes[id].page)
+		link := rw.g.href(rw.from, id)
 		if _, frag, ok := strings.Cut(dest, "#"); ok && frag != "" {
 			link += "#" + frag
 		}

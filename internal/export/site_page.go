@@ -2,28 +2,9 @@ package export
 
 import (
 	"html"
-	"runtime"
+	"slices"
 	"strings"
-	"sync"
 )
-
-// renderPages renders every node's page on every core.
-func (g *siteGraph) renderPages() []SiteFile {
-	files := make([]SiteFile, len(g.nodes))
-	workers := min(runtime.GOMAXPROCS(0), len(g.nodes)/16+1)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(g.nodes); i += workers {
-				files[i] = SiteFile{Path: g.nodes[i].page, Data: []byte(g.renderPage(i))}
-			}
-		}()
-	}
-	wg.Wait()
-	return files
-}
 
 var esc = html.EscapeString
 
@@ -110,21 +91,24 @@ func (g *siteGraph) writeBreadcrumbs(b *strings.Builder, f pageFrame) {
 	for _, id := range chain {
 		n := &g.nodes[id]
 		if id == f.current {
-			b.WriteString("<li><a href=\"" + href(f.sitePath, n.page) + "\" aria-current=\"page\">" + esc(n.doc.Title) + "</a></li>")
+			b.WriteString("<li><a href=\"" + g.href(f.sitePath, id) + "\" aria-current=\"page\">" + esc(n.doc.Title) + "</a></li>")
 		} else {
-			b.WriteString("<li><a href=\"" + href(f.sitePath, n.page) + "\">" + esc(n.doc.Title) + "</a></li>")
+			b.WriteString("<li><a href=\"" + g.href(f.sitePath, id) + "\">" + esc(n.doc.Title) + "</a></li>")
 		}
 	}
 	b.WriteString("</ol></nav>\n")
 }
 
 // writeNav is the navigation tree: the root's children, opened along the
-// way to the current page (its ancestors' children and its own). The
-// whole hierarchy, with descriptions, is the contents page.
+// way to the current page: the directories at each level, and the
+// documents of the current page's directory, titles only, so that pages
+// stay small in a large tree. The whole hierarchy,
+// with descriptions, is the contents page; a directory's page lists its
+// children with theirs.
 func (g *siteGraph) writeNav(b *strings.Builder, f pageFrame) {
-	open := map[int]bool{}
+	var open []int // the current page and its ancestors
 	for id := f.current; id >= 0; id = g.nodes[id].parent {
-		open[id] = true
+		open = append(open, id)
 	}
 	b.WriteString("<nav class=\"tree\" aria-label=\"Tree\">\n")
 	b.WriteString("<ul>")
@@ -135,16 +119,13 @@ func (g *siteGraph) writeNav(b *strings.Builder, f pageFrame) {
 	b.WriteString("</nav>\n")
 }
 
-func (g *siteGraph) writeNavItem(b *strings.Builder, f pageFrame, id int, open map[int]bool) {
+func (g *siteGraph) writeNavItem(b *strings.Builder, f pageFrame, id int, open []int) {
 	n := &g.nodes[id]
 	b.WriteString("<li")
 	if n.doc.Member() {
 		b.WriteString(" class=\"member\"")
 	}
-	b.WriteString("><a href=\"" + href(f.sitePath, n.page) + "\"")
-	if n.doc.Description != "" {
-		b.WriteString(" title=\"" + esc(n.doc.Description) + "\"")
-	}
+	b.WriteString("><a href=\"" + g.href(f.sitePath, id) + "\"")
 	if id == f.current {
 		b.WriteString(" aria-current=\"page\"")
 	}
@@ -152,10 +133,16 @@ func (g *siteGraph) writeNavItem(b *strings.Builder, f pageFrame, id int, open m
 	if n.doc.Member() && (n.parent < 0 || !g.nodes[n.parent].doc.Member()) {
 		b.WriteString(" <span class=\"badge\">members</span>")
 	}
-	if (open[id] || n.parent < 0) && len(n.children) > 0 {
+	if (n.parent < 0 || slices.Contains(open, id)) && len(n.children) > 0 {
+		// Documents are listed in the directory of the current page (and
+		// at the root); elsewhere only directories, so pages stay small
+		// in a large tree.
+		here := len(open) > 0 && (id == open[0] || len(open) > 1 && id == open[1] && !g.nodes[open[0]].doc.Index)
 		b.WriteString("<ul>")
 		for _, c := range n.children {
-			g.writeNavItem(b, f, c, open)
+			if here || n.parent < 0 || g.nodes[c].doc.Index {
+				g.writeNavItem(b, f, c, open)
+			}
 		}
 		b.WriteString("</ul>")
 	}
@@ -210,7 +197,7 @@ func (g *siteGraph) writeList(b *strings.Builder, from, heading, class string, i
 	b.WriteString("<ul>")
 	for _, t := range ids {
 		m := &g.nodes[t]
-		b.WriteString("<li><a href=\"" + href(from, m.page) + "\">" + esc(m.doc.Title) + "</a>")
+		b.WriteString("<li><a href=\"" + g.href(from, t) + "\">" + esc(m.doc.Title) + "</a>")
 		if m.doc.Member() {
 			b.WriteString(" <span class=\"badge\">member</span>")
 		}
@@ -244,7 +231,7 @@ func (g *siteGraph) writeContentsItem(b *strings.Builder, from string, id int) {
 	if n.doc.Member() {
 		b.WriteString(" class=\"member\"")
 	}
-	b.WriteString("><a href=\"" + href(from, n.page) + "\">" + esc(n.doc.Title) + "</a>")
+	b.WriteString("><a href=\"" + g.href(from, id) + "\">" + esc(n.doc.Title) + "</a>")
 	if n.doc.Member() && (n.parent < 0 || !g.nodes[n.parent].doc.Member()) {
 		b.WriteString(" <span class=\"badge\">members</span>")
 	}

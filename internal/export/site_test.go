@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,15 +45,36 @@ func siteOf(t *testing.T, files map[string]string, o SiteOptions) *Site {
 	return site
 }
 
+// files renders every file of a site.
+func files(t *testing.T, s *Site) map[string]string {
+	t.Helper()
+	var mu sync.Mutex
+	out := map[string]string{}
+	err := s.Write(func(f SiteFile) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, ok := out[f.Path]; ok {
+			t.Errorf("%s written twice", f.Path)
+		}
+		out[f.Path] = string(f.Data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(s.Paths) {
+		t.Errorf("%d files written, %d planned", len(out), len(s.Paths))
+	}
+	return out
+}
+
 func file(t *testing.T, s *Site, p string) string {
 	t.Helper()
-	for _, f := range s.Files {
-		if f.Path == p {
-			return string(f.Data)
-		}
+	f, ok := files(t, s)[p]
+	if !ok {
+		t.Fatalf("no file %s in the site", p)
 	}
-	t.Fatalf("no file %s in the site", p)
-	return ""
+	return f
 }
 
 func doc(title, softLinks, body string) string {
@@ -196,19 +218,19 @@ func TestSitePagesAndBacklinks(t *testing.T) {
 func TestSiteIsDeterministic(t *testing.T) {
 	a := siteOf(t, basicTree, SiteOptions{Head: "0123456789abcdef0123456789abcdef01234567", GeneratedAt: "2026-12-01T10:00:00Z"})
 	b := siteOf(t, basicTree, SiteOptions{Head: "0123456789abcdef0123456789abcdef01234567", GeneratedAt: "2026-12-02T11:11:11Z"})
-	if len(a.Files) != len(b.Files) {
-		t.Fatalf("%d files, then %d", len(a.Files), len(b.Files))
+	fa, fb := files(t, a), files(t, b)
+	if !cmp.Equal(a.Paths, b.Paths) {
+		t.Fatalf("paths differ:\n%s", cmp.Diff(a.Paths, b.Paths))
 	}
 	stamp := regexp.MustCompile(`<time datetime="[^"]*">[^<]*</time>`)
-	for i := range a.Files {
-		fa, fb := a.Files[i], b.Files[i]
-		if fa.Path != fb.Path {
-			t.Fatalf("file %d: %s, then %s", i, fa.Path, fb.Path)
-		}
-		na, nb := stamp.ReplaceAllString(string(fa.Data), "<time>"), stamp.ReplaceAllString(string(fb.Data), "<time>")
+	for _, p := range a.Paths {
+		na, nb := stamp.ReplaceAllString(fa[p], "<time>"), stamp.ReplaceAllString(fb[p], "<time>")
 		if na != nb {
-			t.Errorf("%s differs beyond its timestamp:\n%s", fa.Path, cmp.Diff(na, nb))
+			t.Errorf("%s differs beyond its timestamp:\n%s", p, cmp.Diff(na, nb))
 		}
+	}
+	if fa["index.html"] == fb["index.html"] {
+		t.Errorf("the timestamp is not in the footer")
 	}
 	if !strings.Contains(file(t, a, "index.html"), `Exported at commit <code title="0123456789abcdef0123456789abcdef01234567">0123456789ab</code>, clean.`) {
 		t.Errorf("the footer does not state the commit")

@@ -42,3 +42,30 @@ func BenchmarkExportLLMS(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExportSite exports the static site of a generated tree of
+// 10,000 documents (no git): the walk, rendering every page, the search
+// index and the map, and writing and swapping the directory (a previous
+// export is replaced from the second run on). Goal: < 5 s.
+func BenchmarkExportSite(b *testing.B) {
+	dir := b.TempDir()
+	root := filepath.Join(dir, "tree")
+	if err := treegen.Generate(root, treegen.Options{Seed: 1, Docs: 10000}); err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv("CONTEXT_TREE_HOME", filepath.Join(dir, "home"))
+	home, err := state.Locate()
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := Env{Dir: dir, Git: git.New(), Home: home}
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := ExportSite(context.Background(), env, SiteRequest{Selector: root, OutDir: filepath.Join(dir, "site")})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(res.Bytes)/1e6, "MB")
+		b.ReportMetric(float64(len(res.Pages)), "pages")
+	}
+}

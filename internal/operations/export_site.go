@@ -41,11 +41,11 @@ func ExportSite(ctx context.Context, env Env, req SiteRequest) (*contracts.Expor
 	if err != nil {
 		return nil, err
 	}
-	replaced, err := writeSite(out, site)
+	replaced, bytes, err := writeSite(out, site)
 	if err != nil {
 		return nil, err
 	}
-	res.OutputDir, res.Replaced = out, replaced
+	res.OutputDir, res.Replaced, res.Bytes = out, replaced, bytes
 	return res, nil
 }
 
@@ -74,10 +74,7 @@ func buildSite(ctx context.Context, env Env, t treeTarget) (*export.Site, *contr
 	}
 	res := &contracts.ExportSiteResult{
 		SchemaVersion: contracts.CLIVersion, Tree: ref, GeneratedAt: opts.GeneratedAt,
-		Files: len(site.Files), Pages: []contracts.SitePage{}, Skipped: et.unreadable,
-	}
-	for _, f := range site.Files {
-		res.Bytes += int64(len(f.Data))
+		Files: len(site.Paths), Pages: []contracts.SitePage{}, Skipped: et.unreadable,
 	}
 	for _, p := range site.Pages {
 		res.Pages = append(res.Pages, contracts.SitePage{

@@ -5,8 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
+	"sync/atomic"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
@@ -46,65 +45,58 @@ func checkSiteOutput(out string) error {
 // writeSite writes the site into a staging directory beside out, then puts
 // it in out's place in one step, so a reader (or a web server) never sees
 // half a site and a failed export leaves out as it was. replaced says a
-// previous export was there.
-func writeSite(out string, site *export.Site) (replaced bool, err error) {
+// previous export was there; bytes is the size of the files written.
+func writeSite(out string, site *export.Site) (replaced bool, bytes int64, err error) {
 	parent := filepath.Dir(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return false, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", parent, unwrapPath(err))
+		return false, 0, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", parent, unwrapPath(err))
 	}
 	staging, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".staging-")
 	if err != nil {
-		return false, contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", parent, unwrapPath(err))
+		return false, 0, contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", parent, unwrapPath(err))
 	}
 	defer os.RemoveAll(staging) // gone after the swap; the old site after an exchange
 	if err := os.Chmod(staging, 0o755); err != nil {
-		return false, contracts.Errorf(contracts.CodeIO, "cannot set the permissions of %s: %v", staging, unwrapPath(err))
+		return false, 0, contracts.Errorf(contracts.CodeIO, "cannot set the permissions of %s: %v", staging, unwrapPath(err))
 	}
-	if err := writeSiteFiles(staging, site.Files); err != nil {
-		return false, err
+	bytes, err = writeSiteFiles(staging, site)
+	if err != nil {
+		return false, 0, err
 	}
 	// Checked again right before the swap: the directory may have changed
 	// while the site was written.
 	if err := checkSiteOutput(out); err != nil {
-		return false, err
+		return false, 0, err
 	}
 	_, statErr := os.Lstat(filepath.Join(out, export.SiteMarker))
 	replaced = statErr == nil
 	if err := atomicfile.ReplaceDir(staging, out); err != nil {
-		return false, contracts.Errorf(contracts.CodeIO, "cannot put the site in place at %s: %v", out, unwrapPath(err))
+		return false, 0, contracts.Errorf(contracts.CodeIO, "cannot put the site in place at %s: %v", out, unwrapPath(err))
 	}
-	return replaced, nil
+	return replaced, bytes, nil
 }
 
-// writeSiteFiles writes the files, directories first, on every core.
-func writeSiteFiles(dir string, files []export.SiteFile) error {
+// writeSiteFiles renders the site's files into dir, directories first.
+func writeSiteFiles(dir string, site *export.Site) (bytes int64, err error) {
 	made := map[string]bool{".": true}
-	for _, f := range files {
-		d := filepath.Dir(filepath.FromSlash(f.Path))
+	for _, p := range site.Paths {
+		d := filepath.Dir(filepath.FromSlash(p))
 		if made[d] {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			return contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", d, unwrapPath(err))
+			return 0, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", d, unwrapPath(err))
 		}
 		made[d] = true
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(files)/64+1)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(files); i += workers {
-				name := filepath.Join(dir, filepath.FromSlash(files[i].Path))
-				if err := os.WriteFile(name, files[i].Data, 0o644); err != nil {
-					errs[w] = contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", files[i].Path, unwrapPath(err))
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	var total atomic.Int64
+	err = site.Write(func(f export.SiteFile) error {
+		name := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.WriteFile(name, f.Data, 0o644); err != nil {
+			return contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", f.Path, unwrapPath(err))
+		}
+		total.Add(int64(len(f.Data)))
+		return nil
+	})
+	return total.Load(), err
 }

@@ -107,9 +107,11 @@ func rebuildSite(ctx context.Context, env Env, t treeTarget, out string) (*contr
 	if err != nil {
 		return nil, err
 	}
-	if _, err := writeSite(out, site); err != nil {
+	_, bytes, err := writeSite(out, site)
+	if err != nil {
 		return nil, err
 	}
+	res.OutputDir, res.Bytes = out, bytes
 	return res, nil
 }
 
