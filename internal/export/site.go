@@ -93,9 +93,7 @@ func RenderSite(docs []Document, o SiteOptions) (*Site, error) {
 	for i := range g.nodes {
 		site.Paths = append(site.Paths, g.nodes[i].page)
 	}
-	for _, a := range siteAssets {
-		site.Paths = append(site.Paths, a)
-	}
+	site.Paths = append(site.Paths, siteAssets...)
 	slices.Sort(site.Paths)
 	for i := 1; i < len(site.Paths); i++ {
 		if site.Paths[i] == site.Paths[i-1] {
