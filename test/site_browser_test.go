@@ -278,7 +278,8 @@ func TestSiteInBrowser(t *testing.T) {
 // BenchmarkSiteSearchInBrowser measures the in-page search of a site of a
 // 5,000-document generated tree in chromium: the time search.js itself
 // records for a query (matching every document and drawing the results),
-// reported as ms/search.
+// reported as ms/search; the first query, which loads the index, as
+// ms/first-search.
 func BenchmarkSiteSearchInBrowser(b *testing.B) {
 	br := newBrowser(b)
 	dir := b.TempDir()
@@ -288,12 +289,17 @@ func BenchmarkSiteSearchInBrowser(b *testing.B) {
 	}
 	site := filepath.Join(dir, "site")
 	exportSite(b, root, site)
-	// A first query loads the index; timing starts once it is in.
-	if err := chromedp.Do(br.ctx, chromedp.Navigate(fileURL(filepath.Join(site, "index.html"))),
-		chromedp.SendKeys(`#search-input`, "a"),
+	if err := chromedp.Do(br.ctx, chromedp.Navigate(fileURL(filepath.Join(site, "index.html")))); err != nil {
+		b.Fatal(err)
+	}
+	// A first query loads the index (reported as ms/first-search, from
+	// the key press to the results); the timing of queries starts after.
+	started := time.Now()
+	if err := chromedp.Do(br.ctx, chromedp.SendKeys(`#search-input`, "a"),
 		until(`document.body.hasAttribute("data-search-ms")`)); err != nil {
 		b.Fatal(err)
 	}
+	first := time.Since(started)
 	queries := []string{"the", "verify tree", "zz-no-such-word", "session commit"}
 	total, n := 0.0, 0
 	for b.Loop() {
@@ -310,4 +316,5 @@ func BenchmarkSiteSearchInBrowser(b *testing.B) {
 		n++
 	}
 	b.ReportMetric(total/float64(n), "ms/search")
+	b.ReportMetric(float64(first.Milliseconds()), "ms/first-search")
 }

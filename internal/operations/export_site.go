@@ -64,7 +64,12 @@ func buildSite(ctx context.Context, env Env, t treeTarget) (*export.Site, *contr
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := export.SiteOptions{Title: et.title, Selector: t.selector(), Head: ref.Head, GeneratedAt: now.Format(time.RFC3339)}
+	opts := export.SiteOptions{Title: et.title, Head: ref.Head, GeneratedAt: now.Format(time.RFC3339)}
+	if sel := t.selector(); !filepath.IsAbs(sel) {
+		// A git source's URL; a directory's exact selector is an
+		// absolute path, which no published file carries.
+		opts.Selector = sel
+	}
 	if ref.Dirty != nil {
 		opts.Dirty = *ref.Dirty
 	}
