@@ -6,8 +6,8 @@ package test
 // elsewhere the tests skip without one. GCT_CHROMIUM names the binary
 // (default: chromium on PATH).
 //
-// Screenshots of the root page, a leaf (also in the dark scheme) and the
-// map are kept for people to
+// Screenshots of the root page, a leaf (also in the dark scheme), search
+// results and the map are kept for people to
 // look at: under $GCT_ARTIFACTS/site-browser when that is set (.ci/run
 // sets it), else in the test's artifact directory (go test -artifacts
 // -outputdir <dir> keeps it; without -artifacts it is removed).
@@ -261,6 +261,7 @@ func TestSiteInBrowser(t *testing.T) {
 		chromedp.Focus(`#search-input`),
 		chromedp.SendKeys(`#search-input`, "symlinks"),
 		chromedp.WaitVisible(`#search-results a.search-result`))
+	b.screenshot(t, shots, "search.png")
 	first, err := chromedp.Run(b.ctx, chromedp.Text(`#search-results a.search-result .result-title`))
 	if err != nil || first != "Verification" {
 		t.Fatalf("first result %q, %v", first, err)

@@ -17,9 +17,12 @@ var siteSearchJS []byte
 const siteMarkerText = "This directory is a site written by `git context-tree export site`.\nThe next export replaces the whole directory.\n"
 
 // siteAssets are the site's own files besides the pages: the marker,
-// style, search, the search index, and the contents and map pages.
+// .nojekyll (GitHub Pages runs Jekyll, which leaves out directories
+// starting with "_", unless it is there), style, search, the search
+// index, and the contents and map pages.
 var siteAssets = []string{
 	SiteMarker,
+	".nojekyll", // GitHub Pages would otherwise drop _site/
 	SiteAssetsDir + "/style.css",
 	SiteAssetsDir + "/search.js",
 	SiteAssetsDir + "/search-index.js",
@@ -33,6 +36,8 @@ func (g *siteGraph) asset(p string) SiteFile {
 	switch p {
 	case SiteMarker:
 		data = []byte(siteMarkerText)
+	case ".nojekyll":
+		data = []byte{}
 	case SiteAssetsDir + "/style.css":
 		data = siteStyle
 	case SiteAssetsDir + "/search.js":

@@ -247,7 +247,7 @@ func TestSiteSearchIndexAndAssets(t *testing.T) {
 	if !strings.HasPrefix(index, "// Search index") || !strings.Contains(index, `["arch/layers.html","Layers","","Why layers","Why layers Text about layers."]`) {
 		t.Errorf("search index:\n%s", index)
 	}
-	for _, p := range []string{SiteMarker, "_site/style.css", "_site/search.js", "_site/contents.html", "_site/map.html"} {
+	for _, p := range []string{SiteMarker, ".nojekyll", "_site/style.css", "_site/search.js", "_site/contents.html", "_site/map.html"} {
 		file(t, s, p)
 	}
 	contents := file(t, s, "_site/contents.html")
