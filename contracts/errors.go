@@ -127,6 +127,7 @@ var refusals = map[ErrorCode]bool{
 	CodeRefNotFound:        true,
 	CodeHostConfigInvalid:  true,
 	CodeEvidenceUnresolved: true,
+	CodeSiteOutputForeign:  true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

@@ -74,3 +74,46 @@ type ExportCtxfileResult struct {
 
 // ExitCode is 1 when --check found the envelope stale.
 func (r *ExportCtxfileResult) ExitCode() int { return exitIf(r.Fresh != nil && !*r.Fresh) }
+
+// Site export and preview error codes.
+const (
+	// CodeSiteOutputForeign: the output directory of `export site` is not
+	// empty and holds no previous site export (its marker file), or is not
+	// a directory. Nothing is written: the export replaces the whole
+	// directory and must never delete what someone else put there.
+	CodeSiteOutputForeign ErrorCode = "SITE_OUTPUT_FOREIGN"
+)
+
+// ExportSiteResult is the result of `export site`.
+type ExportSiteResult struct {
+	SchemaVersion int     `json:"schemaVersion"`
+	Tree          TreeRef `json:"tree"`
+	OutputDir     string  `json:"outputDir"` // absolute
+	// Replaced: the output directory held a previous export, now replaced.
+	Replaced    bool              `json:"replaced"`
+	Files       int               `json:"files"`
+	Bytes       int64             `json:"bytes"`
+	GeneratedAt string            `json:"generatedAt"` // RFC 3339, SOURCE_DATE_EPOCH when set
+	Pages       []SitePage        `json:"pages"`
+	Skipped     []SkippedDocument `json:"skipped,omitempty"`
+}
+
+// SitePage is one document's page in a site export.
+type SitePage struct {
+	Path  string `json:"path"` // the document, tree-relative
+	Page  string `json:"page"` // its page, site-relative
+	Title string `json:"title"`
+	Class Class  `json:"class"`
+	// SoftLinks are the documents its soft links name; Backlinks the
+	// documents whose soft links or Markdown links point at it.
+	SoftLinks []string `json:"softLinks"`
+	Backlinks []string `json:"backlinks"`
+}
+
+// ServeResult is what `serve --json` prints once the site is served.
+type ServeResult struct {
+	SchemaVersion int     `json:"schemaVersion"`
+	URL           string  `json:"url"`
+	Tree          TreeRef `json:"tree"`
+	Pages         int     `json:"pages"`
+}

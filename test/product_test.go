@@ -74,6 +74,8 @@ var jsonResultSchemas = map[string]string{
 	"mcp serve":      "",
 	"export llms":    "export-llms",
 	"export ctxfile": "export-ctxfile",
+	"export site":    "export-site",
+	"serve":          "serve",
 }
 
 // gitContextTree is the product as a program (what git's hooks and

@@ -60,7 +60,8 @@ type commands struct {
 	Skills  skillsCmd  `cmd:"" help:"Install, remove and list the agent skills (context-tree-*)."`
 	Doctor  doctorCmd  `cmd:"" help:"Check this machine's and this project's setup; print the fix for each problem."`
 	MCP     mcpCmd     `cmd:"" name:"mcp" help:"Serve the trees read-only over the Model Context Protocol (stdio); configure hosts."`
-	Export  exportCmd  `cmd:"" help:"Generated views of a tree: llms.txt and llms-full.txt, the .ctxfile envelope."`
+	Export  exportCmd  `cmd:"" help:"Generated views of a tree: llms.txt and llms-full.txt, the .ctxfile envelope, a static site."`
+	Serve   serveCmd   `cmd:"" help:"Preview a tree's static site on loopback; rebuilt when files change."`
 	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
 	Version versionCmd `cmd:"" help:"Print version and build information."`
 	Man     manCmd     `cmd:"" help:"Print the man page, or install it (--install) so that git context-tree --help opens it."`
@@ -115,7 +116,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = kctx.Run(c)
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && !endsOnSignal(kctx) {
 		fmt.Fprintln(stderr, "fatal: interrupted")
 		return contracts.ExitSignal
 	}
@@ -165,6 +166,19 @@ type Context struct {
 // (version, schemas): they need neither machine state nor lock settings, so
 // a bad CONTEXT_TREE_LOCK_WAIT or an unset HOME cannot break them.
 type selfContained interface{ selfContained() }
+
+// signalEnded marks commands that run until interrupted (serve): SIGINT or
+// SIGTERM is their normal end, not a failure.
+type signalEnded interface{ endsOnSignal() }
+
+func endsOnSignal(kctx *kong.Context) bool {
+	node := kctx.Selected()
+	if node == nil || !node.Target.CanAddr() {
+		return false
+	}
+	_, ok := node.Target.Addr().Interface().(signalEnded)
+	return ok
+}
 
 func standalone(kctx *kong.Context) bool {
 	node := kctx.Selected()

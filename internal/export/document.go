@@ -19,6 +19,7 @@ type Document struct {
 	Index       bool
 	Title       string
 	Description string
+	SoftLinks   []string // as written, valid entries only
 	Body        string
 	Tokens      int // of Body
 	Redactions  int // secrets masked in its title, description and body
@@ -40,7 +41,7 @@ func (d Document) Domain() string {
 
 // Prepare turns readable tree entries into documents: every text passes
 // the redactor (a second time, after the one every CLI output gets) and
-// the body is counted in c's tokens, on every core. Unreadable entries are
+// the body is counted in c's tokens (unless c is nil), on every core. Unreadable entries are
 // returned apart.
 func Prepare(entries []tree.Entry, c *Counter) (docs []Document, unreadable []tree.Entry) {
 	var readable []tree.Entry
@@ -72,11 +73,17 @@ func prepare(e tree.Entry, c *Counter) Document {
 	title, n1 := redact.Counted(oneLine(e.Title))
 	desc, n2 := redact.Counted(oneLine(e.Description))
 	body, n3 := redact.Counted(trimBlankLines(e.Body))
-	return Document{
+	d := Document{
 		Path: e.Path, Class: e.Class, Depth: e.Depth, Index: e.Index,
-		Title: title, Description: desc, Body: body,
-		Tokens: c.Count(body), Redactions: n1 + n2 + n3,
+		Title: title, Description: desc, Body: body, Redactions: n1 + n2 + n3,
 	}
+	for _, sl := range e.SoftLinks {
+		d.SoftLinks = append(d.SoftLinks, redact.String(sl))
+	}
+	if c != nil {
+		d.Tokens = c.Count(body)
+	}
+	return d
 }
 
 // trimBlankLines drops blank lines before the first text and trailing

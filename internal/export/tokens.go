@@ -1,5 +1,6 @@
 // Package export renders a tree's documents into the views agents look for:
-// llms.txt and llms-full.txt, and the .ctxfile envelope. It only formats:
+// llms.txt and llms-full.txt, and the .ctxfile envelope; and into the one
+// people browse, a static site (site*.go). It only formats:
 // reading the tree, git facts and writing files are the caller's
 // (internal/operations), so every output is a function of its input and
 // byte-identical for the same tree.

@@ -19,7 +19,10 @@ type Entry struct {
 	Index       bool // a directory's NODE.md
 	Title       string
 	Description string
-	Body        string
+	// SoftLinks are the valid soft_links entries as written (resolve
+	// them with ResolveTarget from the root).
+	SoftLinks []string
+	Body      string
 	// Unreadable says why the document's body could not be read (a
 	// hard-linked or oversized file, a header that does not parse); such
 	// an entry has no body and exports leave it out.
@@ -94,6 +97,9 @@ func readEntry(src diskContent, rel string, depth int, buf *[]byte) Entry {
 		e.Title = doc.Meta.Title
 	}
 	e.Description = doc.Meta.Description
+	for _, sl := range doc.Meta.SoftLinks {
+		e.SoftLinks = append(e.SoftLinks, sl.Value)
+	}
 	if doc.Body == nil {
 		e.Unreadable = "its frontmatter cannot be parsed"
 		return e

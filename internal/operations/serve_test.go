@@ -1,0 +1,116 @@
+package operations
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+)
+
+// Serve answers on loopback, refuses another Host, rebuilds after a
+// change, and returns nil with its directory removed when its context ends.
+func TestServeRebuildsAndStops(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "tree")
+	writeTestFile(t, filepath.Join(root, "NODE.md"), "---\nschemaVersion: 1\ntitle: First title\n---\nBody.\n")
+	t.Setenv("CONTEXT_TREE_HOME", filepath.Join(dir, "home"))
+	t.Setenv("TMPDIR", filepath.Join(dir, "tmp"))
+	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home, err := state.Locate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Dir: dir, Git: git.New(), Home: home}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan contracts.ServeResult, 1)
+	rebuilt := make(chan error, 16)
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, env, ServeRequest{
+			Selector: root, Interval: 10 * time.Millisecond,
+			Ready:   func(r contracts.ServeResult) { ready <- r },
+			Rebuilt: func(_ int, err error) { rebuilt <- err },
+		})
+	}()
+	var url string
+	select {
+	case r := <-ready:
+		url = r.URL
+	case err := <-done:
+		t.Fatalf("Serve ended before serving: %v", err)
+	}
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("url %q is not on loopback", url)
+	}
+	if body := get(t, url+"index.html"); !strings.Contains(body, "<h1>First title</h1>") {
+		t.Fatalf("index.html:\n%s", body)
+	}
+	if code := status(t, url, "attacker.example"); code != http.StatusMisdirectedRequest {
+		t.Errorf("a request for another host got %d", code)
+	}
+	writeTestFile(t, filepath.Join(root, "NODE.md"), "---\nschemaVersion: 1\ntitle: Second title\n---\nBody.\n")
+	if err := <-rebuilt; err != nil {
+		t.Fatalf("rebuild: %v", err)
+	}
+	if body := get(t, url+"index.html"); !strings.Contains(body, "<h1>Second title</h1>") {
+		t.Fatalf("index.html after the rebuild:\n%s", body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve returned %v", err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "tmp", "git-context-tree-serve-*"))
+	if len(left) > 0 {
+		t.Errorf("left behind: %q", left)
+	}
+}
+
+func writeTestFile(t *testing.T, name, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func get(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func status(t *testing.T, url, host string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = host
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
