@@ -32,8 +32,18 @@ type ServeRequest struct {
 // Serve builds a tree's site into a private directory, serves it on
 // 127.0.0.1 only, and rebuilds it whenever a file of the tree changes,
 // until ctx ends; then it stops the server, removes the directory and
-// returns nil.
+// returns nil. A signal that comes before the first build is served
+// stops it the same way: git commands end with ctx, and their failure is
+// the stop, not an error.
 func Serve(ctx context.Context, env Env, req ServeRequest) error {
+	err := serve(ctx, env, req)
+	if err != nil && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+func serve(ctx context.Context, env Env, req ServeRequest) error {
 	if req.Port < 0 || req.Port > 65535 {
 		return contracts.Errorf(contracts.CodeUsage, "--port must be between 0 and 65535")
 	}

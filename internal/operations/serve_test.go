@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,4 +114,31 @@ func status(t *testing.T, url, host string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// A stop that comes before the first build is served (a signal while git
+// runs) is a stop, not a git failure: Serve returns nil, serves nothing and
+// leaves no directory.
+func TestServeStoppedBeforeServing(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	root := filepath.Join(dir, "tree")
+	writeTestFile(t, filepath.Join(root, "NODE.md"), "---\nschemaVersion: 1\ntitle: Tree\n---\nBody.\n")
+	tmp := filepath.Join(dir, "tmp")
+	t.Setenv("TMPDIR", tmp)
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: filepath.Join(dir, "home")}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := Serve(ctx, env, ServeRequest{Selector: root, Ready: func(contracts.ServeResult) { t.Error("served after the stop") }})
+	if err != nil {
+		t.Fatalf("Serve after a stop: %v", err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
 }
