@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -65,7 +66,7 @@ func serve(ctx context.Context, env Env, req ServeRequest) error {
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "site")
-	seen := treeFingerprint(t.Root)
+	seen, seenHead := treeFingerprint(t.Root), servedHead(ctx, env, t)
 	res, err := rebuildSite(ctx, env, t, out)
 	if err != nil {
 		return err
@@ -94,11 +95,11 @@ func serve(ctx context.Context, env Env, req ServeRequest) error {
 		case err := <-served:
 			return contracts.Errorf(contracts.CodeIO, "the server stopped: %v", err)
 		case <-tick.C:
-			now := treeFingerprint(t.Root)
-			if now == seen {
+			now, head := treeFingerprint(t.Root), servedHead(ctx, env, t)
+			if now == seen && head == seenHead {
 				continue
 			}
-			seen = now
+			seen, seenHead = now, head
 			res, err := rebuildSite(ctx, env, t, out)
 			if req.Rebuilt != nil {
 				pages := 0
@@ -109,6 +110,17 @@ func serve(ctx context.Context, env Env, req ServeRequest) error {
 			}
 		}
 	}
+}
+
+// servedHead is the commit checked out where a directory tree lives, so a
+// commit that changes no file of the tree still updates the footer's
+// commit and state ("" outside git; a git source's snapshot never moves).
+func servedHead(ctx context.Context, env Env, t treeTarget) string {
+	if t.Snapshot != nil {
+		return ""
+	}
+	head, _ := env.Git.Head(ctx, git.Isolated, t.Root)
+	return head
 }
 
 // rebuildSite writes the site to out, replacing the previous build.

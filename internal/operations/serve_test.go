@@ -142,3 +142,67 @@ func TestServeStoppedBeforeServing(t *testing.T) {
 		t.Errorf("left behind: %v", left)
 	}
 }
+
+// A commit that changes no file of the tree still rebuilds the site: its
+// footer names the commit and the state.
+func TestServeRebuildsOnACommit(t *testing.T) {
+	dir := t.TempDir()
+	gitIn := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=T", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitIn("init", "-q")
+	root := filepath.Join(dir, "tree")
+	writeTestFile(t, filepath.Join(root, "NODE.md"), "---\nschemaVersion: 1\ntitle: Tree\n---\nBody.\n")
+	tmp := filepath.Join(dir, "tmp")
+	t.Setenv("TMPDIR", tmp)
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitIn("add", "tree")
+	gitIn("commit", "-q", "-m", "first")
+	env := Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: filepath.Join(dir, "home")}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan contracts.ServeResult, 1)
+	rebuilt := make(chan error, 16)
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, env, ServeRequest{
+			Selector: root, Interval: 10 * time.Millisecond,
+			Ready:   func(r contracts.ServeResult) { ready <- r },
+			Rebuilt: func(_ int, err error) { rebuilt <- err },
+		})
+	}()
+	var url string
+	select {
+	case r := <-ready:
+		url = r.URL
+	case err := <-done:
+		t.Fatalf("Serve ended before serving: %v", err)
+	}
+	// An empty commit: no file of the tree changes, HEAD does.
+	gitIn("commit", "-q", "--allow-empty", "-m", "second")
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-rebuilt:
+		if err != nil {
+			t.Fatalf("rebuild: %v", err)
+		}
+	case <-time.After(time.Minute): // a generous limit: it turns a hang into a failure
+		t.Fatal("no rebuild a minute after a commit")
+	}
+	if body := get(t, url+"index.html"); !strings.Contains(body, strings.TrimSpace(string(out))) {
+		t.Errorf("the footer does not name the new commit %s:\n%s", out, body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve returned %v", err)
+	}
+}
