@@ -139,7 +139,7 @@ func Verify(ctx context.Context, g *git.Git, dir string, opts Options) (*contrac
 	r.cache, _ = cacheC.wait()
 	notes := r.wantsNotes(opts, changed)
 	isChanged := changedSet(changed)
-	cits := openCitations(r.commonDir)
+	var untouched []citedTree
 	for _, t := range trees {
 		tr, citing, err := r.verifyTree(ctx, ix, t)
 		if err != nil {
@@ -156,12 +156,18 @@ func Verify(ctx context.Context, g *git.Git, dir string, opts Options) (*contrac
 		// A tree the commit leaves alone holds HEAD's tree: its
 		// citations are indexed for the commits that stage no document.
 		if e, ok := r.heads[t.prefix]; ok && e.Mode == "040000" && !touches(changed, "", []declared{t}) {
-			cits.put(e.ID, citing)
+			untouched = append(untouched, citedTree{id: e.ID, citing: citing})
 		}
 	}
 	rep.EvidenceNotes = sortNotes(rep.EvidenceNotes)
 	r.cache.save()
-	cits.save()
+	if len(untouched) > 0 {
+		cits := openCitations(r.commonDir)
+		for _, t := range untouched {
+			cits.put(t.id, t.citing)
+		}
+		cits.save()
+	}
 	passed := map[string]bool{}
 	for _, tr := range rep.Trees {
 		if tr.OK {
