@@ -13,9 +13,9 @@ import (
 
 type verifyCmd struct {
 	Trees    []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: every declared source, else the tree at or above the current directory)."`
-	Staged   bool     `name:"staged" help:"Verify the declared trees of this repository as staged in the index (what the pre-commit hook runs)."`
+	Staged   bool     `name:"staged" help:"Verify the declared trees of this repository as staged in the index (what the pre-commit hook runs), and note on stderr each staged change to cited code whose citing document is not staged too (advisory; not for a merge's commit)."`
 	Links    bool     `name:"links" help:"Also report relative Markdown links whose target does not exist (TREE_MARKDOWN_LINK_BROKEN); not part of a tree's validity unless asked for."`
-	Evidence bool     `name:"evidence" help:"Also read every document's cited sources from git: the file exists at HEAD (or --at), its lines are in range, its sha256 matches. With --staged (which notes each staged change to cited code whose citing document is not staged too on every commit but a merge): note merges too."`
+	Evidence bool     `name:"evidence" help:"Also read every document's cited sources from git: the file exists at HEAD (or --at), its lines are in range, its sha256 matches. With --staged: give the evidence notes of a merge's commit too."`
 	At       string   `name:"at" placeholder:"REV" help:"With --evidence: check the sources at this revision of the project's repository instead of HEAD."`
 	Strict   bool     `name:"strict" help:"With --staged: fail (exit 1) when an evidence note is printed."`
 	Hook     string   `name:"hook" placeholder:"NAME" help:"With --staged: the git hook running the check (pre-commit, pre-merge-commit, prepare-commit-msg, pre-applypatch). In prepare-commit-msg only the commits of cherry-pick, revert and rebase are judged."`
