@@ -38,6 +38,9 @@ import (
 //     2,000 files in src/ each), caches warm: the fast path plus the
 //     evidence notes from the citations index, against `git diff
 //     --cached --quiet`.
+//   - CodeOnlyCitedNoIndex: the same with the citations index removed
+//     before each run (the tree's index entries listed, the cited paths
+//     taken from the staged cache): what a torn index costs once.
 //
 // Run it with
 //
@@ -201,6 +204,14 @@ func BenchmarkVerifyStaged(b *testing.B) {
 	git("add", "src/f0001.go")
 	staged() // the citations index warm (the run before filled it)
 	b.Run("CodeOnlyCited", func(b *testing.B) { side(b, nothing, diff, "git-diff-cached") })
+	// The same with the citations index lost (the staged cache warm):
+	// what a torn index costs once.
+	dropCitations := func() {
+		if err := os.Remove(filepath.Join(repo, ".git", cacheDir, citationsName)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("CodeOnlyCitedNoIndex", func(b *testing.B) { side(b, dropCitations, diff, "git-diff-cached") })
 }
 
 // citedFiles is the number of code files under src/ the citing documents
