@@ -34,8 +34,9 @@ type VerifyReport struct {
 	// check, such as a staged verification that used the work tree's
 	// configuration because the commit holds none.
 	Warnings []string `json:"warnings,omitempty"`
-	// EvidenceNotes (verify --staged --evidence) are the documents that
-	// cite code the commit changes without being changed themselves.
+	// EvidenceNotes (verify --staged; a merge's only with --evidence) are
+	// the documents that cite code the commit changes without being
+	// changed themselves.
 	EvidenceNotes []EvidenceNote `json:"evidenceNotes,omitempty"`
 }
 

@@ -37,6 +37,10 @@ const (
 	rcGood2      = "---\ntitle: Topic, fixed\n---\n\nGood again.\n"
 	rcGood3      = "---\ntitle: Topic, third\n---\n\nGood once more.\n"
 	rcBad        = "---\ndescription: No title.\n---\n\nBroken.\n"
+	// rcCiting cites src/handler.go; rcNote is the hook's evidence note
+	// for a commit that changes that file alone.
+	rcCiting = "---\ntitle: Handler\nsources:\n  - path: src/handler.go\n---\n\nThe handler.\n"
+	rcNote   = "note: docs/ctx/handler.md cites src/handler.go, changed in this commit"
 	// rcFinding is the line the hook prints for rcBad at docs/ctx/topic.md.
 	rcFinding = "docs/ctx/topic.md:1: TREE_TITLE_MISSING document has no title"
 )
@@ -324,6 +328,7 @@ func TestRealHookClients(t *testing.T) {
 		}
 		commitThroughClient(t, e, repo, regexp.MustCompile(`context-tree verify\.+Passed`))
 		mergeThroughClient(t, e, repo)
+		noteThroughClient(t, e, repo)
 	})
 
 	t.Run("pre-commit-hooks.yaml", func(t *testing.T) {
@@ -421,6 +426,7 @@ func TestRealHookClients(t *testing.T) {
 		commitThroughClient(t, e, repo, regexp.MustCompile(`(?m)^docs/ctx: \d+ documents? in 1 directory: ok$`))
 		mergeThroughClient(t, e, repo)
 		cherryPickThroughClient(t, e, repo)
+		noteThroughClient(t, e, repo)
 	})
 }
 
@@ -507,6 +513,29 @@ func mergeThroughClient(t *testing.T, e *clientEnv, repo string) {
 	}
 }
 
+// noteThroughClient commits, through the client's hook, a node citing
+// code with its code (no note), then the code alone: the commit is made
+// and the client shows the advisory evidence note.
+func noteThroughClient(t *testing.T, e *clientEnv, repo string) {
+	t.Helper()
+	head := func() string { return strings.TrimSpace(e.must(repo, "git", "rev-parse", "HEAD")) }
+	writeFile(t, filepath.Join(repo, "docs/ctx/handler.md"), rcCiting)
+	writeFile(t, filepath.Join(repo, "src/handler.go"), "package src\n")
+	e.must(repo, "git", "add", "docs/ctx/handler.md", "src/handler.go")
+	if out := e.must(repo, "git", "commit", "-m", "node and code"); strings.Contains(out, "note:") {
+		t.Errorf("a commit staging the citing node printed a note:\n%s", out)
+	}
+	before := head()
+	writeFile(t, filepath.Join(repo, "src/handler.go"), "package src\n\n// edited\n")
+	e.must(repo, "git", "add", "src/handler.go")
+	if out := e.must(repo, "git", "commit", "-m", "code only"); !strings.Contains(out, rcNote) {
+		t.Errorf("a code-only commit: the client did not show %q:\n%s", rcNote, out)
+	}
+	if head() == before {
+		t.Errorf("a code-only commit with a note: HEAD did not move")
+	}
+}
+
 // cherryPickThroughClient cherry-picks an invalid commit: git runs no
 // pre-commit hook for it, the client's prepare-commit-msg rejects it.
 func cherryPickThroughClient(t *testing.T, e *clientEnv, repo string) {
@@ -533,7 +562,8 @@ func cherryPickThroughClient(t *testing.T, e *clientEnv, repo string) {
 }
 
 // tryRepo runs `pre-commit try-repo <hookRepo> <id>` in a tree repository:
-// passing with nothing staged, failing with our finding line when an
+// passing with nothing staged, passing with the evidence note shown when
+// code a node cites is staged alone, failing with our finding line when an
 // invalid document is staged.
 func tryRepo(t *testing.T, e *clientEnv, pc, hookRepo, id string) {
 	t.Helper()
@@ -543,6 +573,16 @@ func tryRepo(t *testing.T, e *clientEnv, pc, hookRepo, id string) {
 	out := e.must(repo, pc, "try-repo", hookRepo, id, "--all-files")
 	if !regexp.MustCompile(`context-tree verify\.+Passed`).MatchString(out) {
 		t.Errorf("try-repo %s on a valid tree did not pass:\n%s", id, out)
+	}
+	writeFile(t, filepath.Join(repo, "docs/ctx/handler.md"), rcCiting)
+	writeFile(t, filepath.Join(repo, "src/handler.go"), "package src\n")
+	e.must(repo, "git", "add", "-A")
+	e.must(repo, "git", "commit", "-q", "-m", "node and code")
+	writeFile(t, filepath.Join(repo, "src/handler.go"), "package src\n\n// edited\n")
+	e.must(repo, "git", "add", "src/handler.go")
+	out = e.must(repo, pc, "try-repo", hookRepo, id, "--all-files")
+	if !regexp.MustCompile(`context-tree verify\.+Passed`).MatchString(out) || !strings.Contains(out, rcNote) {
+		t.Errorf("try-repo %s on staged cited code: want a pass showing %q:\n%s", id, rcNote, out)
 	}
 	writeFile(t, filepath.Join(repo, "docs/ctx/topic.md"), rcBad)
 	e.must(repo, "git", "add", "docs/ctx/topic.md")

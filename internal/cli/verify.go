@@ -13,11 +13,11 @@ import (
 
 type verifyCmd struct {
 	Trees    []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: every declared source, else the tree at or above the current directory)."`
-	Staged   bool     `name:"staged" help:"Verify the declared trees of this repository as staged in the index (what the pre-commit hook runs)."`
+	Staged   bool     `name:"staged" help:"Verify the declared trees of this repository as staged in the index (what the pre-commit hook runs), and note on stderr each staged change to cited code whose citing document is not staged too (advisory; not for a merge's commit)."`
 	Links    bool     `name:"links" help:"Also report relative Markdown links whose target does not exist (TREE_MARKDOWN_LINK_BROKEN); not part of a tree's validity unless asked for."`
-	Evidence bool     `name:"evidence" help:"Also read every document's cited sources from git: the file exists at HEAD (or --at), its lines are in range, its sha256 matches. With --staged: note each staged change to cited code whose citing document is not staged too."`
+	Evidence bool     `name:"evidence" help:"Also read every document's cited sources from git: the file exists at HEAD (or --at), its lines are in range, its sha256 matches. With --staged: give the evidence notes of a merge's commit too."`
 	At       string   `name:"at" placeholder:"REV" help:"With --evidence: check the sources at this revision of the project's repository instead of HEAD."`
-	Strict   bool     `name:"strict" help:"With --staged --evidence: fail (exit 1) when a note is printed."`
+	Strict   bool     `name:"strict" help:"With --staged: fail (exit 1) when an evidence note is printed."`
 	Hook     string   `name:"hook" placeholder:"NAME" help:"With --staged: the git hook running the check (pre-commit, pre-merge-commit, prepare-commit-msg, pre-applypatch). In prepare-commit-msg only the commits of cherry-pick, revert and rebase are judged."`
 }
 
@@ -35,8 +35,8 @@ func (cmd *verifyCmd) Run(c *Context) error {
 	if cmd.At != "" && !cmd.Evidence {
 		return contracts.Errorf(contracts.CodeUsage, "--at names the revision --evidence reads sources at; add --evidence")
 	}
-	if cmd.Strict && !(cmd.Staged && cmd.Evidence) {
-		return contracts.Errorf(contracts.CodeUsage, "--strict makes the notes of verify --staged --evidence fail the commit; add --staged --evidence")
+	if cmd.Strict && !cmd.Staged {
+		return contracts.Errorf(contracts.CodeUsage, "--strict makes the evidence notes of verify --staged fail the commit; add --staged")
 	}
 	if cmd.Staged {
 		return cmd.runStaged(c)
@@ -73,17 +73,14 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 		rep := &contracts.VerifyReport{SchemaVersion: contracts.CLIVersion, OK: true, Trees: []contracts.TreeReport{}, Note: why}
 		return c.report(rep, func() {})
 	}
-	rep, err := staged.Verify(c, c.Env.Git, c.Env.Dir)
+	// The evidence notes are advisory and part of every judged commit
+	// (the hook's included); a merge's only with --evidence.
+	rep, err := staged.Verify(c, c.Env.Git, c.Env.Dir, staged.Options{Notes: true, MergeNotes: cmd.Evidence})
 	if err != nil {
 		return err
 	}
-	if cmd.Evidence {
-		if rep.EvidenceNotes, err = staged.EvidenceNotes(c, c.Env.Git, c.Env.Dir); err != nil {
-			return err
-		}
-		if cmd.Strict && len(rep.EvidenceNotes) > 0 {
-			rep.OK = false
-		}
+	if cmd.Strict && len(rep.EvidenceNotes) > 0 {
+		rep.OK = false
 	}
 	return c.report(rep, func() {
 		for _, n := range rep.EvidenceNotes {

@@ -58,7 +58,10 @@ func detectManager(top, hooksDir string) *hookManager {
 		return &hookManager{name: "pre-commit", where: ".pre-commit-config.yaml, under repos: (then run `pre-commit install --hook-type pre-commit --hook-type pre-merge-commit`)",
 			snippet: "  - repo: local\n    hooks:\n      - id: context-tree-verify\n" +
 				"        name: context-tree verify\n        entry: git-context-tree verify --staged\n        language: system\n" +
-				"        pass_filenames: false\n        always_run: true\n",
+				"        pass_filenames: false\n        always_run: true\n" +
+				// A passing hook's output (the evidence notes) is shown
+				// only with verbose.
+				"        verbose: true\n",
 			config: func(string) string { return ".pre-commit-config.yaml" },
 			// The framework runs a hook without stages in every hook type
 			// it is installed for.

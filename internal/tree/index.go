@@ -137,6 +137,11 @@ func WantsBlob(e IndexEntry) bool {
 type DocResult struct {
 	Findings  []contracts.Finding
 	SoftLinks []SoftLink
+	// Cites are the repository-relative paths the document's well-formed
+	// sources entries cite in the project's own repository (entries with
+	// a repository are left out), each once: what verify --staged's
+	// evidence notes compare with the commit's changes.
+	Cites []string
 }
 
 // CheckDocument computes the DocResult of the document at the
@@ -150,7 +155,7 @@ func CheckDocument(rel string, data []byte) DocResult {
 	x := extractors.Get().(*LinkExtractor)
 	r := checkBytes(x, docJob{rel: rel, root: rel == NodeFile}, data, err)
 	extractors.Put(x)
-	return DocResult{Findings: r.findings, SoftLinks: r.softLinks}
+	return DocResult{Findings: r.findings, SoftLinks: r.softLinks, Cites: r.cites}
 }
 
 // extractors keeps CheckDocument's link extractors (a CommonMark parser

@@ -101,6 +101,9 @@ type docResult struct {
 	// localLinks are the Markdown links to paths inside the tree, listed
 	// only when the walk checks their existence (VerifyOptions.Links).
 	localLinks []localLink
+	// cites are the paths the document's well-formed sources entries cite
+	// in the project's own repository (no repository), in list order.
+	cites []string
 }
 
 // checkDocument reads, parses and checks one document and its Markdown
@@ -140,6 +143,11 @@ func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
 	}
 	res.findings = doc.Findings
 	res.softLinks = doc.Meta.SoftLinks
+	for _, src := range doc.Meta.Sources {
+		if src.Repository == "" && !slices.Contains(res.cites, src.Path) {
+			res.cites = append(res.cites, src.Path)
+		}
+	}
 	if doc.Body == nil {
 		return res // unparseable header: where the body starts is unknown
 	}

@@ -71,12 +71,13 @@ func parseStage(out []byte) []IndexEntry {
 type IndexLocation struct {
 	Top       string // the work tree's top directory
 	CommonDir string // the git dir shared by every worktree
+	GitDir    string // this worktree's own git dir (MERGE_HEAD and the like)
 }
 
 // LocateIndex finds the invoking repository at dir with one `git
 // rev-parse`; nil when dir is not in a work tree.
 func (g *Git) LocateIndex(ctx context.Context, dir string) (*IndexLocation, error) {
-	out, err := g.Run(ctx, Invoking, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir")
+	out, err := g.Run(ctx, Invoking, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--git-dir")
 	if err != nil {
 		if ExitCode(err) == 128 {
 			return nil, nil // not a repository, or a bare one
@@ -84,10 +85,10 @@ func (g *Git) LocateIndex(ctx context.Context, dir string) (*IndexLocation, erro
 		return nil, err
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 2 {
+	if len(lines) != 3 {
 		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
-	return &IndexLocation{Top: lines[0], CommonDir: lines[1]}, nil
+	return &IndexLocation{Top: lines[0], CommonDir: lines[1], GitDir: lines[2]}, nil
 }
 
 // Index is the stage-0 entries of the index a commit would be made from,

@@ -33,6 +33,14 @@ import (
 //     cache miss, the journal written): what a commit's hook meets.
 //   - NothingStaged: nothing under the tree staged (the fast path)
 //     against `git diff --cached --quiet`. Goal: at most 1.3x.
+//   - CodeOnlyCited: one code file staged that two documents cite (of
+//     the 1,000 under docs/ctx/cites, 50 with -short, citing four of
+//     2,000 files in src/ each), caches warm: the fast path plus the
+//     evidence notes from the citations index, against `git diff
+//     --cached --quiet`.
+//   - CodeOnlyCitedNoIndex: the same with the citations index removed
+//     before each run (the tree's index entries listed, the cited paths
+//     taken from the staged cache): what a torn index costs once.
 //
 // Run it with
 //
@@ -60,6 +68,9 @@ func BenchmarkVerifyStaged(b *testing.B) {
 	repo := filepath.Join(tmp, "repo")
 	tree := filepath.Join(repo, "docs", "ctx")
 	if err := treegen.Generate(tree, treegen.Options{Seed: 1, Docs: docs}); err != nil {
+		b.Fatal(err)
+	}
+	if err := writeCitingDocs(repo, docs/100); err != nil {
 		b.Fatal(err)
 	}
 	cfg := `{"schemaVersion": 3, "trees": [{"kind": "directory", "path": "docs/ctx"}]}` + "\n"
@@ -185,6 +196,63 @@ func BenchmarkVerifyStaged(b *testing.B) {
 	git("reset", "-q") // leaves the cache tree of docs/ctx invalid: hashed
 	diff := command(nil, "git", []string{"diff", "--cached", "--quiet"}, 1)
 	b.Run("NothingStaged", func(b *testing.B) { side(b, nothing, diff, "git-diff-cached") })
+	// A commit of code alone, cited by two documents: two notes.
+	code := filepath.Join(repo, "src", "f0001.go")
+	if err := os.WriteFile(code, []byte("package src\n\n// edited\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	git("add", "src/f0001.go")
+	staged() // the citations index warm (the run before filled it)
+	b.Run("CodeOnlyCited", func(b *testing.B) { side(b, nothing, diff, "git-diff-cached") })
+	// The same with the citations index lost (the staged cache warm):
+	// what a torn index costs once.
+	dropCitations := func() {
+		if err := os.Remove(filepath.Join(repo, ".git", cacheDir, citationsName)); err != nil && !os.IsNotExist(err) {
+			b.Fatal(err)
+		}
+	}
+	b.Run("CodeOnlyCitedNoIndex", func(b *testing.B) { side(b, dropCitations, diff, "git-diff-cached") })
+}
+
+// citedFiles is the number of code files under src/ the citing documents
+// cite.
+const citedFiles = 2000
+
+// writeCitingDocs adds src/ (citedFiles code files) and docs/ctx/cites/
+// with n documents citing four of them each (document i cites files 2i
+// to 2i+3, modulo citedFiles: every file is cited by two documents, the
+// first by lines).
+func writeCitingDocs(repo string, n int) error {
+	src := filepath.Join(repo, "src")
+	cites := filepath.Join(repo, "docs", "ctx", "cites")
+	for _, d := range []string{src, cites} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	for i := range citedFiles {
+		if err := os.WriteFile(filepath.Join(src, fmt.Sprintf("f%04d.go", i)), fmt.Appendf(nil, "package src\n\n// File %d.\n", i), 0o644); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(cites, "NODE.md"), []byte("---\ntitle: Cited code\n---\n\nNotes on the code.\n"), 0o644); err != nil {
+		return err
+	}
+	for i := range n {
+		var doc strings.Builder
+		fmt.Fprintf(&doc, "---\ntitle: Code note %d\nsources:\n", i)
+		for k := range 4 {
+			fmt.Fprintf(&doc, "  - path: src/f%04d.go\n", (2*i+k)%citedFiles)
+			if k == 0 {
+				doc.WriteString("    lines: 1-2\n")
+			}
+		}
+		fmt.Fprintf(&doc, "---\n\nWhat files %d to %d do.\n", 2*i, 2*i+3)
+		if err := os.WriteFile(filepath.Join(cites, fmt.Sprintf("c%04d.md", i)), []byte(doc.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func median(ds []time.Duration) float64 {

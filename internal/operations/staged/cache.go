@@ -1,8 +1,8 @@
 package staged
 
 // The cache keeps verify --staged fast on large trees: what one
-// document yields on its own (tree.DocResult: its findings and its soft
-// links) depends only on its tree-relative path and its bytes, so it is
+// document yields on its own (tree.DocResult: its findings, its soft
+// links and the paths its sources cite) depends only on its tree-relative path and its bytes, so it is
 // kept per (path, blob id) in <git common dir>/context-tree/staged-cache
 // and a commit that stages one document parses one document. Everything
 // that depends on the rest of the tree (directory indexes, symlinks,
@@ -43,7 +43,7 @@ import (
 const (
 	cacheDir   = "context-tree"
 	cacheName  = "staged-cache"
-	cacheMagic = "git-context-tree staged cache 1\n"
+	cacheMagic = "git-context-tree staged cache 2\n"
 )
 
 var crc32c = crc32.MakeTable(crc32.Castagnoli)
@@ -236,7 +236,7 @@ func writeAtomic(name string, data []byte) bool {
 }
 
 // The file (and the journal): magic, fingerprint, record count, records sorted by path then
-// blob id (path, blob id, findings, soft links), CRC-32C of all that
+// blob id (path, blob id, findings, soft links, cited paths), CRC-32C of all that
 // (big-endian). Strings and numbers are uvarint-length-prefixed and
 // uvarints.
 
@@ -263,6 +263,10 @@ func encodeCache(fingerprint string, records []cacheRecord) []byte {
 		for _, sl := range rec.res.SoftLinks {
 			b = appendString(b, sl.Value)
 			b = binary.AppendUvarint(b, uint64(sl.Line))
+		}
+		b = binary.AppendUvarint(b, uint64(len(rec.res.Cites)))
+		for _, p := range rec.res.Cites {
+			b = appendString(b, p)
 		}
 	}
 	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crc32c))
@@ -354,7 +358,7 @@ func (d *cacheDecoder) bytes() []byte {
 
 func (d *cacheDecoder) string() string { return string(d.bytes()) }
 
-// result reads a record's findings and soft links.
+// result reads a record's findings, soft links and cited paths.
 func (d *cacheDecoder) result() tree.DocResult {
 	var r tree.DocResult
 	if n := d.count(); n > 0 {
@@ -369,10 +373,16 @@ func (d *cacheDecoder) result() tree.DocResult {
 			r.SoftLinks[i] = tree.SoftLink{Value: d.string(), Line: int(d.uvarint())}
 		}
 	}
+	if n := d.count(); n > 0 {
+		r.Cites = make([]string, n)
+		for i := range r.Cites {
+			r.Cites[i] = d.string()
+		}
+	}
 	return r
 }
 
-// skipResult steps over a record's findings and soft links.
+// skipResult steps over a record's findings, soft links and cited paths.
 func (d *cacheDecoder) skipResult() {
 	for range d.count() {
 		d.bytes()
@@ -384,5 +394,8 @@ func (d *cacheDecoder) skipResult() {
 	for range d.count() {
 		d.bytes()
 		d.uvarint()
+	}
+	for range d.count() {
+		d.bytes()
 	}
 }

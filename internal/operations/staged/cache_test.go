@@ -96,7 +96,7 @@ func (r *stagedRepo) fullVerify() *tree.Report {
 // check runs Verify and compares it with the reference.
 func (r *stagedRepo) check(stage string) {
 	r.t.Helper()
-	rep, err := Verify(context.Background(), r.g, r.dir)
+	rep, err := Verify(context.Background(), r.g, r.dir, Options{Notes: true})
 	if err != nil {
 		r.t.Fatalf("%s: Verify: %v", stage, err)
 	}
@@ -234,7 +234,7 @@ func TestCacheEqualsFullVerify(t *testing.T) {
 	// Nothing staged, but HEAD (committed with --no-verify) was never
 	// judged: verified in full, never trusted (verified.go).
 	r.git("commit", "-q", "--no-verify", "-m", "all")
-	rep, err := Verify(context.Background(), r.g, r.dir)
+	rep, err := Verify(context.Background(), r.g, r.dir, Options{Notes: true})
 	if err != nil || len(rep.Trees) != 1 || rep.OK || rep.Note != "" {
 		t.Errorf("nothing staged on an unjudged HEAD: %+v, %v", rep, err)
 	}
@@ -246,6 +246,7 @@ func TestCacheRoundTrip(t *testing.T) {
 		{cacheKey{"b/é.md", "4567"}, tree.DocResult{
 			Findings:  []contracts.Finding{{Code: contracts.FindingSoftLinkBroken, Message: "m", Path: "b/é.md", Line: 7, Target: "t"}},
 			SoftLinks: []tree.SoftLink{{Value: "x.md", Line: 3}, {Value: "", Line: 0}},
+			Cites:     []string{"src/a.go", "é/b.go"},
 		}},
 		{cacheKey{"a.md", "0123"}, tree.DocResult{}},
 		{cacheKey{"a.md", "0000"}, tree.DocResult{SoftLinks: []tree.SoftLink{{Value: "b", Line: 1}}}},

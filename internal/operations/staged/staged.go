@@ -36,7 +36,10 @@ import (
 // configuration's mode from one ls-tree beside it: head.go); when the
 // diff shows the configuration changed, it is read from the index
 // instead.
-func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyReport, error) {
+//
+// With opts.Notes the report carries the commit's evidence notes too
+// (evidence.go), at almost no cost beyond the check.
+func Verify(ctx context.Context, g *git.Git, dir string, opts Options) (*contracts.VerifyReport, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	changedC := async(func() ([]string, error) { return g.StagedChanges(ctx, dir, false, nil) })
@@ -58,7 +61,7 @@ func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyRepor
 	if loc == nil {
 		return nil, contracts.Errorf(contracts.CodeNoRepository, "verify --staged needs a git work tree; %s is not in one", dir)
 	}
-	r := &run{g: g, dir: dir, top: tree.RealPath(loc.Top), commonDir: loc.CommonDir}
+	r := &run{g: g, dir: dir, top: tree.RealPath(loc.Top), commonDir: loc.CommonDir, gitDir: loc.GitDir}
 	candidates := r.configCandidates()
 	headC = async(func() (*project, error) {
 		objects, err := batchC.wait()
@@ -107,6 +110,11 @@ func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyRepor
 			return nil, err
 		} else if known {
 			rep.Note = "nothing staged in a declared tree"
+			if r.wantsNotes(opts, changed) {
+				if rep.EvidenceNotes, err = r.committedNotes(ctx, trees, changed); err != nil {
+					return nil, err
+				}
+			}
 			return rep, nil
 		}
 	}
@@ -129,8 +137,11 @@ func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyRepor
 		ix.Drop(ita)
 	}
 	r.cache, _ = cacheC.wait()
+	notes := r.wantsNotes(opts, changed)
+	isChanged := changedSet(changed)
+	var untouched []citedTree
 	for _, t := range trees {
-		tr, err := r.verifyTree(ctx, ix, t)
+		tr, citing, err := r.verifyTree(ctx, ix, t)
 		if err != nil {
 			return nil, err
 		}
@@ -139,8 +150,24 @@ func Verify(ctx context.Context, g *git.Git, dir string) (*contracts.VerifyRepor
 		}
 		rep.Trees = append(rep.Trees, *tr)
 		rep.OK = rep.OK && tr.OK
+		if notes {
+			rep.EvidenceNotes = append(rep.EvidenceNotes, notesOf(t.prefix, citing, isChanged)...)
+		}
+		// A tree the commit leaves alone holds HEAD's tree: its
+		// citations are indexed for the commits that stage no document.
+		if e, ok := r.heads[t.prefix]; ok && e.Mode == "040000" && !touches(changed, "", []declared{t}) {
+			untouched = append(untouched, citedTree{id: e.ID, citing: citing})
+		}
 	}
+	rep.EvidenceNotes = sortNotes(rep.EvidenceNotes)
 	r.cache.save()
+	if len(untouched) > 0 {
+		cits := openCitations(r.commonDir)
+		for _, t := range untouched {
+			cits.put(t.id, t.citing)
+		}
+		cits.save()
+	}
 	passed := map[string]bool{}
 	for _, tr := range rep.Trees {
 		if tr.OK {
@@ -161,6 +188,7 @@ type run struct {
 	dir       string
 	top       string // the work tree's top, real
 	commonDir string
+	gitDir    string // this worktree's git dir, "" when unknown
 	objects   *git.Batch
 	cache     *cache
 	heads     map[string]git.IndexEntry // HEAD's entry at each tree's prefix
@@ -330,32 +358,49 @@ func (r *run) intentToAdd(ctx context.Context, listed []git.IndexEntry, changed,
 }
 
 // verifyTree verifies one tree from its index entries, each document's
-// result cached by path and blob id or computed from its blob.
-func (r *run) verifyTree(ctx context.Context, ix *git.Index, t declared) (*contracts.TreeReport, error) {
+// result cached by path and blob id or computed from its blob; it returns
+// what the tree's documents cite too.
+func (r *run) verifyTree(ctx context.Context, ix *git.Index, t declared) (*contracts.TreeReport, []citation, error) {
 	entries := ix.Under(t.prefix)
 	root := filepath.Join(r.top, filepath.FromSlash(t.prefix))
 	if link, err := r.stagedRootSymlink(ctx, entries, t.prefix); err != nil {
-		return nil, err
+		return nil, nil, err
 	} else if link != "" {
 		return &contracts.TreeReport{Root: root, Selector: t.conn.Exact, Findings: []contracts.Finding{{
 			Code: contracts.FindingSymlinkUnsupported, Path: ".",
-			Message: "declared tree root: " + link + " is staged as a symlink; a tree root must be a real directory"}}}, nil
+			Message: "declared tree root: " + link + " is staged as a symlink; a tree root must be a real directory"}}}, nil, nil
 	}
 	if len(entries) == 0 || (len(entries) == 1 && entries[0].Path == t.prefix && entries[0].Mode == "160000") {
 		if inOther, err := r.inOtherRepository(ctx, t.conn.Dir); err != nil || inOther {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	tes := make([]tree.IndexEntry, 0, len(entries))
-	var docs []doc
-	var at []int // docs[k] is tes[at[k]]
+	tes, docs, at := treeEntries(entries, t.prefix)
+	found, err := r.cache.results(docs, r.objects)
+	if err != nil {
+		return nil, nil, gitErr(err)
+	}
+	results := make([]tree.DocResult, len(tes))
+	for k, i := range at {
+		results[i] = found[k]
+	}
+	rep := tree.VerifyIndexResults(tes, results)
+	return &contracts.TreeReport{Root: root, Selector: t.conn.Exact, OK: rep.OK(), Findings: rep.Findings, Scanned: rep.Scanned},
+		citationsOf(docs, found), nil
+}
+
+// treeEntries turns a tree's index entries (below prefix) into the
+// tree-relative entries verification walks and the documents whose blobs
+// it needs: docs[k] is tes[at[k]].
+func treeEntries(entries []git.IndexEntry, prefix string) (tes []tree.IndexEntry, docs []doc, at []int) {
+	tes = make([]tree.IndexEntry, 0, len(entries))
 	for _, e := range entries {
-		if e.Path == t.prefix {
+		if e.Path == prefix {
 			continue // the root itself staged as a file: the tree has no root
 		}
 		rel := e.Path
-		if t.prefix != "." {
-			rel = strings.TrimPrefix(e.Path, t.prefix+"/")
+		if prefix != "." {
+			rel = strings.TrimPrefix(e.Path, prefix+"/")
 		}
 		te := tree.IndexEntry{Path: rel, Mode: e.Mode}
 		if tree.WantsBlob(te) {
@@ -364,16 +409,7 @@ func (r *run) verifyTree(ctx context.Context, ix *git.Index, t declared) (*contr
 		}
 		tes = append(tes, te)
 	}
-	found, err := r.cache.results(docs, r.objects)
-	if err != nil {
-		return nil, gitErr(err)
-	}
-	results := make([]tree.DocResult, len(tes))
-	for k, i := range at {
-		results[i] = found[k]
-	}
-	rep := tree.VerifyIndexResults(tes, results)
-	return &contracts.TreeReport{Root: root, Selector: t.conn.Exact, OK: rep.OK(), Findings: rep.Findings, Scanned: rep.Scanned}, nil
+	return tes, docs, at
 }
 
 // inOtherRepository reports a tree directory that lies in another

@@ -21,7 +21,7 @@ func TestFastPathTrustsOnlyVerifiedTrees(t *testing.T) {
 	r.git("commit", "-q", "-m", "tree")
 	verify := func(stage string, wantTrees int, wantOK bool) {
 		t.Helper()
-		rep, err := Verify(context.Background(), r.g, r.dir)
+		rep, err := Verify(context.Background(), r.g, r.dir, Options{Notes: true})
 		if err != nil || len(rep.Trees) != wantTrees || rep.OK != wantOK {
 			t.Errorf("%s: %d trees, ok %v (note %q), %v; want %d trees, ok %v", stage, len(rep.Trees), rep.OK, rep.Note, err, wantTrees, wantOK)
 		}
