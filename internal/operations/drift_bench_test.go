@@ -1,7 +1,6 @@
 package operations
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -67,17 +66,7 @@ const driftFiles, driftLines = 2000, 200
 // two files, and returns the ids of ten commits spread from the first on.
 func generateDriftRepo(b *testing.B, repo string, commits int) []string {
 	marks := filepath.Join(repo, "marks")
-	cmd := exec.Command("git", "fast-import", "--quiet", "--export-marks="+marks)
-	cmd.Dir = repo
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	w := bufio.NewWriterSize(stdin, 1<<20)
+	w, done := fastImport(b, repo, "--export-marks="+marks)
 	files := make([][]string, driftFiles)
 	for i := range files {
 		files[i] = make([]string, driftLines)
@@ -109,13 +98,7 @@ func generateDriftRepo(b *testing.B, repo string, commits int) []string {
 		}
 		w.WriteString("\n")
 	}
-	if err := w.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		b.Fatalf("git fast-import: %v", err)
-	}
+	done()
 	run(b, repo, "git", "symbolic-ref", "HEAD", "refs/heads/main")
 	data, err := os.ReadFile(marks)
 	if err != nil {

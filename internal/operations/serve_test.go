@@ -34,23 +34,7 @@ func TestServeRebuildsAndStops(t *testing.T) {
 	env := Env{Dir: dir, Git: git.New(), Home: home}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ready := make(chan contracts.ServeResult, 1)
-	rebuilt := make(chan error, 16)
-	done := make(chan error, 1)
-	go func() {
-		done <- Serve(ctx, env, ServeRequest{
-			Selector: root, Interval: 10 * time.Millisecond,
-			Ready:   func(r contracts.ServeResult) { ready <- r },
-			Rebuilt: func(_ int, err error) { rebuilt <- err },
-		})
-	}()
-	var url string
-	select {
-	case r := <-ready:
-		url = r.URL
-	case err := <-done:
-		t.Fatalf("Serve ended before serving: %v", err)
-	}
+	url, rebuilt, done := startServe(t, ctx, env, root)
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("url %q is not on loopback", url)
 	}
@@ -75,6 +59,29 @@ func TestServeRebuildsAndStops(t *testing.T) {
 	if len(left) > 0 {
 		t.Errorf("left behind: %q", left)
 	}
+}
+
+// startServe runs Serve on root, polling every 10 ms, until ctx ends; it
+// returns once the site is served, with its URL, each rebuild's error and
+// Serve's result.
+func startServe(t *testing.T, ctx context.Context, env Env, root string) (url string, rebuilt, done chan error) {
+	t.Helper()
+	ready := make(chan contracts.ServeResult, 1)
+	rebuilt, done = make(chan error, 16), make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, env, ServeRequest{
+			Selector: root, Interval: 10 * time.Millisecond,
+			Ready:   func(r contracts.ServeResult) { ready <- r },
+			Rebuilt: func(_ int, err error) { rebuilt <- err },
+		})
+	}()
+	select {
+	case r := <-ready:
+		return r.URL, rebuilt, done
+	case err := <-done:
+		t.Fatalf("Serve ended before serving: %v", err)
+	}
+	return "", nil, nil
 }
 
 func writeTestFile(t *testing.T, name, content string) {
@@ -167,23 +174,7 @@ func TestServeRebuildsOnACommit(t *testing.T) {
 	env := Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: filepath.Join(dir, "home")}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ready := make(chan contracts.ServeResult, 1)
-	rebuilt := make(chan error, 16)
-	done := make(chan error, 1)
-	go func() {
-		done <- Serve(ctx, env, ServeRequest{
-			Selector: root, Interval: 10 * time.Millisecond,
-			Ready:   func(r contracts.ServeResult) { ready <- r },
-			Rebuilt: func(_ int, err error) { rebuilt <- err },
-		})
-	}()
-	var url string
-	select {
-	case r := <-ready:
-		url = r.URL
-	case err := <-done:
-		t.Fatalf("Serve ended before serving: %v", err)
-	}
+	url, rebuilt, done := startServe(t, ctx, env, root)
 	// An empty commit: no file of the tree changes, HEAD does.
 	gitIn("commit", "-q", "--allow-empty", "-m", "second")
 	out, err := exec.Command("git", "-C", dir, "rev-parse", "--short=12", "HEAD").Output()

@@ -1,7 +1,6 @@
 package operations
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io/fs"
@@ -122,17 +121,7 @@ func BenchmarkSyncAtScale(b *testing.B) {
 // source file, every tenth also adding an incompressible asset, mb
 // megabytes of assets in all.
 func generateBigRepo(b *testing.B, bare string, mb int) {
-	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir = bare
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	w := bufio.NewWriterSize(stdin, 1<<20)
+	w, done := fastImport(b, bare)
 	rng := rand.NewChaCha8([32]byte{14})
 	when := int64(1700000000)
 	commit := func(i int, files map[string][]byte) {
@@ -161,13 +150,7 @@ func generateBigRepo(b *testing.B, bare string, mb int) {
 		}
 		commit(i, files)
 	}
-	if err := w.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		b.Fatalf("git fast-import: %v", err)
-	}
+	done()
 }
 
 // oneLineChange commits a one-line edit of one document upstream.
