@@ -27,7 +27,7 @@ type Batch struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	out    *objectReader
-	stderr bytes.Buffer
+	stderr syncBuffer
 	err    error
 }
 
@@ -54,7 +54,7 @@ func (g *Git) openBatch(ctx context.Context, scope Scope, dir string, args ...st
 }
 
 // start runs one cat-file process with its stdin and stdout piped.
-func (b *Batch) start(stderr *bytes.Buffer) (*exec.Cmd, io.WriteCloser, io.Reader, error) {
+func (b *Batch) start(stderr *syncBuffer) (*exec.Cmd, io.WriteCloser, io.Reader, error) {
 	cmd, err := b.g.command(b.ctx, b.scope, b.dir, b.args...)
 	if err != nil {
 		return nil, nil, nil, err
@@ -252,7 +252,7 @@ const streamBatchBytes = 64 << 10
 
 // streamFrom reads names[lo:hi] through a process of their own.
 func (b *Batch) streamFrom(s *stream, names []string, lo, hi int) error {
-	var stderr bytes.Buffer
+	var stderr syncBuffer
 	cmd, stdin, stdout, err := b.start(&stderr)
 	if err != nil {
 		return err
@@ -305,11 +305,30 @@ func (b *Batch) streamFrom(s *stream, names []string, lo, hi int) error {
 
 var errStopped = errors.New("stopped")
 
-func stderrNote(stderr *bytes.Buffer) string {
+func stderrNote(stderr *syncBuffer) string {
 	if s := strings.TrimSpace(stderr.String()); s != "" {
 		return ": " + s
 	}
 	return ""
+}
+
+// syncBuffer is a cat-file's stderr: git may still be writing it (from
+// exec's copying goroutine) when a failed read reports what it said.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
 }
 
 // Close ends the process.

@@ -2,7 +2,6 @@ package git
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -75,7 +74,7 @@ func (g *Git) FirstParentLog(ctx context.Context, r Repo, head string, fn func(L
 	if err != nil {
 		return err
 	}
-	var stderr bytes.Buffer
+	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
