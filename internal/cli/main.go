@@ -78,20 +78,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Nothing leaves the process unredacted: text is redacted per write,
 	// JSON per string literal (writeJSON).
 	stdout, stderr = redact.Writer{W: stdout}, redact.Writer{W: stderr}
-	var cli commands
+	model, globals := commandModel(args)
 	exited, exitCode := false, 0
-	parser, err := kong.New(&cli,
-		kong.Name("git context-tree"),
-		kong.Description(description),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(code int) { exited, exitCode = true, code }),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Help(gitHelp),
-		kong.ExplicitGroups([]kong.Group{
-			{Key: "project", Title: "Declared trees (.context-tree.json):"},
-			{Key: "write", Title: "Write sessions:"},
-		}),
-	)
+	parser, err := newParser(model, stdout, stderr, func(code int) { exited, exitCode = true, code })
 	if err != nil {
 		fmt.Fprintf(stderr, "fatal: %v\n", err)
 		return contracts.ExitFatal
@@ -112,7 +101,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := newContext(ctx, cli.Globals, stdin, stdout, stderr, standalone(kctx))
+	c, err := newContext(ctx, *globals, stdin, stdout, stderr, standalone(kctx))
 	if err == nil {
 		err = kctx.Run(c)
 	}
@@ -121,6 +110,22 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return contracts.ExitSignal
 	}
 	return c.finish(err)
+}
+
+// newParser is the command line's kong parser over model (commandModel).
+func newParser(model any, stdout, stderr io.Writer, exit func(int)) (*kong.Kong, error) {
+	return kong.New(model,
+		kong.Name("git context-tree"),
+		kong.Description(description),
+		kong.Writers(stdout, stderr),
+		kong.Exit(exit),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Help(gitHelp),
+		kong.ExplicitGroups([]kong.Group{
+			{Key: "project", Title: "Declared trees (.context-tree.json):"},
+			{Key: "write", Title: "Write sessions:"},
+		}),
+	)
 }
 
 // wantsJSON reports --json among arguments that failed to parse, so even a
