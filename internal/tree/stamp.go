@@ -142,45 +142,11 @@ func yamlScalar(s string) (string, error) {
 	return string(bytes.TrimSuffix(out, []byte("\n"))), nil
 }
 
-// scalarExtent locates a one-line plain or quoted scalar in the header.
+// scalarExtent locates a one-line plain or quoted scalar in the header
+// (fix's scalarSpan, for nodes that may not be scalars).
 func scalarExtent(h *header, v *yaml.Node) (off, end int, ok bool) {
 	if v.Kind != yaml.ScalarNode {
 		return 0, 0, false
 	}
-	off, ok = h.offset(v.Line, v.Column)
-	if !ok {
-		return 0, 0, false
-	}
-	lineEnd := len(h.text)
-	if v.Line < len(h.lines) {
-		lineEnd = h.lines[v.Line]
-	}
-	rest := h.text[off:lineEnd]
-	switch v.Style {
-	case 0:
-		if !bytes.HasPrefix(rest, []byte(v.Value)) {
-			return 0, 0, false
-		}
-		return off, off + len(v.Value), true
-	case yaml.SingleQuotedStyle:
-		for i := 1; i < len(rest); i++ {
-			if rest[i] == '\'' {
-				if i+1 < len(rest) && rest[i+1] == '\'' {
-					i++
-					continue
-				}
-				return off, off + i + 1, true
-			}
-		}
-	case yaml.DoubleQuotedStyle:
-		for i := 1; i < len(rest); i++ {
-			switch rest[i] {
-			case '\\':
-				i++
-			case '"':
-				return off, off + i + 1, true
-			}
-		}
-	}
-	return 0, 0, false
+	return scalarSpan(h, v)
 }
