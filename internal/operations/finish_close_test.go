@@ -17,23 +17,7 @@ func TestFinishCompletesInterruptedClose(t *testing.T) {
 	gh := fakegithub.New(t)
 	ctx := context.Background()
 	gh.Publish("acme/handbook", "main", map[string]string{"docs/NODE.md": killRoot, "docs/area/NODE.md": killArea})
-	proj := filepath.Join(t.TempDir(), "proj")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	runGit(t, proj, "init", "-q")
-	env := killEnv(filepath.Join(t.TempDir(), "state"), proj)
-	if _, err := Connect(ctx, env, ConnectRequest{Target: "acme/handbook", Ref: "main", Path: "docs"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Sync(ctx, env, nil, false); err != nil {
-		t.Fatal(err)
-	}
-	res, err := Prepare(ctx, env, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := res.Session
+	env, s := gitSourceSession(t, ctx)
 	writeKillFile(t, filepath.Join(s.ContentRoot, "area", "NODE.md"), killEdit(1, 1))
 	kept, err := Finish(ctx, env, FinishRequest{ID: s.ID, Publish: true, Keep: true})
 	if err != nil || kept.Closed {

@@ -48,6 +48,54 @@ func runFinishHelper(spec string) int {
 	return 0
 }
 
+// directorySession opens a write session on the directory tree docs/ctx
+// (killRoot, killArea) of a new committed project in base, with extra
+// files beside it.
+func directorySession(t *testing.T, ctx context.Context, base string, extra map[string]string) (Env, *contracts.Session) {
+	t.Helper()
+	proj := filepath.Join(base, "proj")
+	for name, content := range extra {
+		writeKillFile(t, filepath.Join(proj, name), content)
+	}
+	writeKillFile(t, filepath.Join(proj, "docs/ctx/NODE.md"), killRoot)
+	writeKillFile(t, filepath.Join(proj, "docs/ctx/area/NODE.md"), killArea)
+	runGit(t, proj, "init", "-q")
+	env := killEnv(filepath.Join(base, "state"), proj)
+	if _, err := Connect(ctx, env, ConnectRequest{Target: "docs/ctx"}); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, proj, "add", "-A")
+	runGit(t, proj, "commit", "-q", "-m", "init")
+	res, err := Prepare(ctx, env, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, res.Session
+}
+
+// gitSourceSession opens a write session on acme/handbook's docs (main,
+// already published to gh), declared in a new project and synced.
+func gitSourceSession(t *testing.T, ctx context.Context) (Env, *contracts.Session) {
+	t.Helper()
+	proj := filepath.Join(t.TempDir(), "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, proj, "init", "-q")
+	env := killEnv(filepath.Join(t.TempDir(), "state"), proj)
+	if _, err := Connect(ctx, env, ConnectRequest{Target: "acme/handbook", Ref: "main", Path: "docs"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Sync(ctx, env, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Prepare(ctx, env, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, res.Session
+}
+
 func killEnv(stateRoot, dir string) Env {
 	return Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: stateRoot}, LockWait: 10 * time.Second}
 }
@@ -233,22 +281,7 @@ func TestFinishAfterKilledRefUpdate(t *testing.T) {
 		t.Run(where, func(t *testing.T) {
 			fakegithub.New(t) // a private HOME and git identity
 			ctx := context.Background()
-			base := t.TempDir()
-			proj := filepath.Join(base, "proj")
-			writeKillFile(t, filepath.Join(proj, "docs/ctx/NODE.md"), killRoot)
-			writeKillFile(t, filepath.Join(proj, "docs/ctx/area/NODE.md"), killArea)
-			runGit(t, proj, "init", "-q")
-			env := killEnv(filepath.Join(base, "state"), proj)
-			if _, err := Connect(ctx, env, ConnectRequest{Target: "docs/ctx"}); err != nil {
-				t.Fatal(err)
-			}
-			runGit(t, proj, "add", "-A")
-			runGit(t, proj, "commit", "-q", "-m", "init")
-			res, err := Prepare(ctx, env, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := res.Session
+			env, s := directorySession(t, ctx, t.TempDir(), nil)
 			edit := killEdit(1, 1)
 			writeKillFile(t, filepath.Join(s.ContentRoot, "area", "NODE.md"), edit)
 			gitDir := s.Repository.CommonDir

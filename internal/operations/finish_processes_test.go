@@ -45,26 +45,11 @@ func TestFinishProcesses(t *testing.T) {
 	gh := fakegithub.New(t)
 	ctx := context.Background()
 	t.Run("directory", func(t *testing.T) {
-		base := t.TempDir()
-		proj := filepath.Join(base, "proj")
-		writeKillFile(t, filepath.Join(proj, "README.md"), "The project.\n")
-		writeKillFile(t, filepath.Join(proj, "docs/ctx/NODE.md"), killRoot)
-		writeKillFile(t, filepath.Join(proj, "docs/ctx/area/NODE.md"), killArea)
-		runGit(t, proj, "init", "-q")
-		env := killEnv(filepath.Join(base, "state"), proj)
-		if _, err := Connect(ctx, env, ConnectRequest{Target: "docs/ctx"}); err != nil {
-			t.Fatal(err)
-		}
-		runGit(t, proj, "add", "-A")
-		runGit(t, proj, "commit", "-q", "-m", "init")
-		res, err := Prepare(ctx, env, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeKillFile(t, filepath.Join(res.Session.ContentRoot, "area", "NODE.md"), killEdit(1, 1))
+		env, session := directorySession(t, ctx, t.TempDir(), map[string]string{"README.md": "The project.\n"})
+		writeKillFile(t, filepath.Join(session.ContentRoot, "area", "NODE.md"), killEdit(1, 1))
 		commands := countingGit(t, env)
 		commands()
-		done, err := Finish(ctx, env, FinishRequest{ID: res.Session.ID})
+		done, err := Finish(ctx, env, FinishRequest{ID: session.ID})
 		if err != nil || done.Commit == "" {
 			t.Fatalf("finish: %v, %+v", err, done)
 		}
@@ -76,26 +61,11 @@ func TestFinishProcesses(t *testing.T) {
 	})
 	t.Run("publish", func(t *testing.T) {
 		gh.Publish("acme/handbook", "main", map[string]string{"README.md": "The repository.\n", "docs/NODE.md": killRoot, "docs/area/NODE.md": killArea})
-		proj := filepath.Join(t.TempDir(), "proj")
-		if err := os.MkdirAll(proj, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		runGit(t, proj, "init", "-q")
-		env := killEnv(filepath.Join(t.TempDir(), "state"), proj)
-		if _, err := Connect(ctx, env, ConnectRequest{Target: "acme/handbook", Ref: "main", Path: "docs"}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Sync(ctx, env, nil, false); err != nil {
-			t.Fatal(err)
-		}
-		res, err := Prepare(ctx, env, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeKillFile(t, filepath.Join(res.Session.ContentRoot, "area", "NODE.md"), killEdit(1, 1))
+		env, session := gitSourceSession(t, ctx)
+		writeKillFile(t, filepath.Join(session.ContentRoot, "area", "NODE.md"), killEdit(1, 1))
 		commands := countingGit(t, env)
 		commands()
-		done, err := Finish(ctx, env, FinishRequest{ID: res.Session.ID, Publish: true})
+		done, err := Finish(ctx, env, FinishRequest{ID: session.ID, Publish: true})
 		if err != nil || !done.Closed {
 			t.Fatalf("finish --publish: %v, %+v", err, done)
 		}
