@@ -121,3 +121,10 @@ func inode(fi fs.FileInfo) uint64 {
 	}
 	return 0
 }
+
+// ReadDocumentFile reads a document file as verifying a tree on disk
+// does (readDocumentInto, at most MaxDocumentBytes) into *buf, which it
+// grows and reuses.
+func ReadDocumentFile(buf *[]byte, name string) ([]byte, error) {
+	return readDocumentInto(buf, name, contracts.MaxDocumentBytes)
+}

@@ -131,10 +131,11 @@ func cacheFingerprint() string {
 
 // results returns the DocResult of every document of one tree (docs in
 // path order, as the index lists them; results[i] is docs[i]'s), from the
-// cache or computed from its blob (read through objects' Stream, parsed
-// on all cores as blobs arrive). The cache is read alongside docs, record
-// after record: no map of it is built.
-func (c *cache) results(docs []doc, objects *git.Batch) ([]tree.DocResult, error) {
+// cache or computed from its blob: from the work tree below root where the
+// file there is the blob (fromWorkTree), else read through objects' Stream,
+// parsed on all cores as blobs arrive. The cache is read alongside docs,
+// record after record: no map of it is built.
+func (c *cache) results(docs []doc, root string, objects *git.Batch) ([]tree.DocResult, error) {
 	var misses []int // indexes into docs
 	found := make([]tree.DocResult, len(docs))
 	d := cacheDecoder{b: c.records}
@@ -175,18 +176,19 @@ func (c *cache) results(docs []doc, objects *git.Batch) ([]tree.DocResult, error
 		}
 	}
 	if len(misses) > 0 {
-		// Read through git on every core, each document parsed as its
+		// The rest through git on every core, each document parsed as its
 		// blob arrives.
-		ids := make([]string, len(misses))
-		for k, i := range misses {
+		rest := fromWorkTree(root, docs, misses, found)
+		ids := make([]string, len(rest))
+		for k, i := range rest {
 			ids[k] = docs[i].id
 		}
 		err := objects.Stream(ids, func(k int, id string, data []byte) error {
-			doc := docs[misses[k]]
+			doc := docs[rest[k]]
 			if id == "" {
 				return fmt.Errorf("blob %s of %s is missing", doc.id, doc.rel)
 			}
-			found[misses[k]] = tree.CheckDocument(doc.rel, data)
+			found[rest[k]] = tree.CheckDocument(doc.rel, data)
 			return nil
 		})
 		if err != nil {

@@ -131,7 +131,7 @@ func (r *run) committedNotes(ctx context.Context, trees []declared, changed []st
 		r.cache = openCache(r.commonDir)
 		for _, t := range missing {
 			_, docs, _ := treeEntries(ix.Under(t.prefix), t.prefix)
-			found, err := r.cache.results(docs, r.objects)
+			found, err := r.cache.results(docs, filepath.Join(r.top, filepath.FromSlash(t.prefix)), r.objects)
 			if err != nil {
 				return nil, gitErr(err)
 			}

@@ -48,14 +48,18 @@ func (r *stagedRepo) notes(stage string, want []contracts.EvidenceNote) {
 	}
 }
 
-// dropDocumentBlobs deletes the loose objects of docs/ctx's documents, so
-// that any later read of one fails.
-func (r *stagedRepo) dropDocumentBlobs() {
+// dropDocumentBytes deletes docs/ctx's documents from the object store
+// (their loose objects) and from the work tree (which verify --staged
+// reads where it holds a staged blob's bytes), leaving the index as it
+// was, so that any later read of one fails.
+func (r *stagedRepo) dropDocumentBytes() {
 	r.t.Helper()
 	for _, doc := range []string{"NODE.md", "api.md", "plain.md", "tools.md"} {
 		id := r.git("rev-parse", "HEAD:docs/ctx/"+doc)
-		if err := os.Remove(filepath.Join(r.dir, ".git", "objects", id[:2], id[2:])); err != nil {
-			r.t.Fatal(err)
+		for _, name := range []string{filepath.Join(r.dir, ".git", "objects", id[:2], id[2:]), filepath.Join(r.dir, "docs", "ctx", doc)} {
+			if err := os.Remove(name); err != nil {
+				r.t.Fatal(err)
+			}
 		}
 	}
 }
@@ -63,7 +67,7 @@ func (r *stagedRepo) dropDocumentBlobs() {
 // TestNotesOfCodeOnlyCommitReadNoDocument: a commit that stages only code
 // is noted from the citations index (warm), or from the staged cache's
 // per-document cited paths (index missing or torn), without reading one
-// document blob: the blobs are gone and the run still gives its notes.
+// document: their bytes are gone and the run still gives its notes.
 // With neither cache, the run must read them, and fails.
 func TestNotesOfCodeOnlyCommitReadNoDocument(t *testing.T) {
 	r := newCitingRepo(t)
@@ -72,7 +76,7 @@ func TestNotesOfCodeOnlyCommitReadNoDocument(t *testing.T) {
 	r.git("add", "src/api.go")
 	r.notes("code-only commit, caches warm", apiNote)
 
-	r.dropDocumentBlobs()
+	r.dropDocumentBytes()
 	r.notes("warm, no document blob", apiNote)
 	r.write("src/util.go", "package src\n\n// edited\n")
 	r.write("src/other.go", "package src\n\n// edited\n")

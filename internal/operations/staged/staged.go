@@ -376,7 +376,7 @@ func (r *run) verifyTree(ctx context.Context, ix *git.Index, t declared) (*contr
 		}
 	}
 	tes, docs, at := treeEntries(entries, t.prefix)
-	found, err := r.cache.results(docs, r.objects)
+	found, err := r.cache.results(docs, root, r.objects)
 	if err != nil {
 		return nil, nil, gitErr(err)
 	}
