@@ -96,7 +96,12 @@ func runCmdTee(cmd *exec.Cmd, args []string, tee io.Writer) ([]byte, error) {
 	if tee != nil {
 		cmd.Stderr = io.MultiWriter(&stderr, tee)
 	}
-	if err := cmd.Run(); err != nil {
+	return result(cmd.Run(), args, &stdout, &stderr)
+}
+
+// result is a finished git command's stdout, or its error.
+func result(err error, args []string, stdout, stderr *bytes.Buffer) ([]byte, error) {
+	if err != nil {
 		var xe *exec.ExitError
 		if errors.As(err, &xe) {
 			return stdout.Bytes(), &ExitError{Args: args, Code: xe.ExitCode(), Stderr: stderr.String()}
@@ -104,6 +109,35 @@ func runCmdTee(cmd *exec.Cmd, args []string, tee io.Writer) ([]byte, error) {
 		return nil, fmt.Errorf("run git %s: %w", strings.Join(args, " "), err)
 	}
 	return stdout.Bytes(), nil
+}
+
+// Started is a git command started by Start.
+type Started struct {
+	cmd            *exec.Cmd
+	args           []string
+	stdout, stderr bytes.Buffer
+}
+
+// Start starts git in dir as Run runs it, without waiting for it: a caller
+// that needs several answers at once starts the slowest first (processes
+// start one after another). Wait gives the result; a started command must
+// be waited for.
+func (g *Git) Start(ctx context.Context, scope Scope, dir string, args ...string) (*Started, error) {
+	cmd, err := g.command(ctx, scope, dir, args...)
+	if err != nil {
+		return nil, err
+	}
+	s := &Started{cmd: cmd, args: args}
+	cmd.Stdout, cmd.Stderr = &s.stdout, &s.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("run git %s: %w", strings.Join(args, " "), err)
+	}
+	return s, nil
+}
+
+// Wait waits for the command and returns its stdout, as Run does.
+func (s *Started) Wait() ([]byte, error) {
+	return result(s.cmd.Wait(), s.args, &s.stdout, &s.stderr)
 }
 
 // hardening is prepended to every git command line: git-context-tree never

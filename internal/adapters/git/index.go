@@ -190,6 +190,14 @@ func (g *Git) HeadEntries(ctx context.Context, dir string, paths ...string) ([]I
 // intentToAdd, entries added by `git add -N` count as new files; without,
 // they are invisible, as they are to a commit.
 func (g *Git) StagedChanges(ctx context.Context, dir string, intentToAdd bool, paths []string) ([]string, error) {
+	out, err := g.Run(ctx, Invoking, dir, stagedChangesArgs(intentToAdd, paths)...)
+	if err != nil {
+		return nil, err
+	}
+	return splitNUL(out), nil
+}
+
+func stagedChangesArgs(intentToAdd bool, paths []string) []string {
 	args := []string{"diff", "--cached", "--name-only", "--no-relative", "-z", "--no-renames", "--ita-invisible-in-index"}
 	if intentToAdd {
 		args = append(args[:len(args)-1], "--ita-visible-in-index", "--diff-filter=A")
@@ -198,9 +206,22 @@ func (g *Git) StagedChanges(ctx context.Context, dir string, intentToAdd bool, p
 	for _, p := range paths {
 		args = append(args, ":(top,literal)"+p)
 	}
-	out, err := g.Run(ctx, Invoking, dir, args...)
+	return args
+}
+
+// StartStagedChanges starts StagedChanges of the whole commit and returns
+// the function that waits for its answer (which must be called): the
+// pre-commit check's longest git command, started before any other.
+func (g *Git) StartStagedChanges(ctx context.Context, dir string) (func() ([]string, error), error) {
+	s, err := g.Start(ctx, Invoking, dir, stagedChangesArgs(false, nil)...)
 	if err != nil {
 		return nil, err
 	}
-	return splitNUL(out), nil
+	return func() ([]string, error) {
+		out, err := s.Wait()
+		if err != nil {
+			return nil, err
+		}
+		return splitNUL(out), nil
+	}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -20,16 +21,22 @@ import (
 // unchanged" (the entry written as an inline table or with dotted keys, a
 // header inside a multi-line string) refuses the edit.
 
-// ourTable matches the [mcp_servers.context-tree] header, the name bare or
-// quoted (its sub-tables, [mcp_servers.context-tree.env], are the user's).
+// The patterns are compiled on first use: every command links this
+// package, few edit a TOML file.
 var (
-	ourTable = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*(context-tree|"context-tree"|'context-tree')\s*\]\s*(#.*)?$`)
+	// ourTable matches the [mcp_servers.context-tree] header, the name
+	// bare or quoted (its sub-tables, [mcp_servers.context-tree.env], are
+	// the user's).
+	ourTable = lazyRegexp(`^\s*\[\s*mcp_servers\s*\.\s*(context-tree|"context-tree"|'context-tree')\s*\]\s*(#.*)?$`)
 	// ownedKey matches the first line of a key Write sets.
-	ownedKey = regexp.MustCompile(`^\s*(command|args|"command"|"args"|'command'|'args')\s*=`)
+	ownedKey = lazyRegexp(`^\s*(command|args|"command"|"args"|'command'|'args')\s*=`)
+	// anyHeader matches a table or array-of-tables header line.
+	anyHeader = lazyRegexp(`^\s*\[`)
 )
 
-// anyHeader matches a table or array-of-tables header line.
-var anyHeader = regexp.MustCompile(`^\s*\[`)
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // tomlKeys are the lines Write owns in the table.
 func tomlKeys() string {
@@ -85,7 +92,7 @@ func setTableKeys(data []byte) []byte {
 		case depth > 0: // the rest of an owned multi-line value
 			depth += strings.Count(l, "[") - strings.Count(l, "]")
 			continue
-		case ourTable.MatchString(bare):
+		case ourTable().MatchString(bare):
 			inOurs = !written
 			b.WriteString(l)
 			if !written {
@@ -96,9 +103,9 @@ func setTableKeys(data []byte) []byte {
 				written = true
 			}
 			continue
-		case anyHeader.MatchString(l):
+		case anyHeader().MatchString(l):
 			inOurs = false
-		case inOurs && ownedKey.MatchString(l):
+		case inOurs && ownedKey().MatchString(l):
 			_, value, _ := strings.Cut(l, "=")
 			depth = max(strings.Count(value, "[")-strings.Count(value, "]"), 0)
 			continue

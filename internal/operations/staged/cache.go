@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
@@ -46,7 +47,8 @@ const (
 	cacheMagic = "git-context-tree staged cache 2\n"
 )
 
-var crc32c = crc32.MakeTable(crc32.Castagnoli)
+// crc32c is made on first use: the fast path reads no cache.
+var crc32c = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // doc is a document of a tree in the index.
 type doc struct {
@@ -271,7 +273,7 @@ func encodeCache(fingerprint string, records []cacheRecord) []byte {
 			b = appendString(b, p)
 		}
 	}
-	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crc32c))
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crc32c()))
 }
 
 func appendString(b []byte, s string) []byte {
@@ -287,7 +289,7 @@ func openCacheRecords(data []byte, fingerprint string) (records []byte, count in
 		return nil, 0, errCacheCorrupt
 	}
 	body, sum := data[:len(data)-4], binary.BigEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, crc32c) != sum {
+	if crc32.Checksum(body, crc32c()) != sum {
 		return nil, 0, errCacheCorrupt
 	}
 	d := cacheDecoder{b: body[len(cacheMagic):]}

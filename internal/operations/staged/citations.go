@@ -111,7 +111,7 @@ func encodeCitations(fingerprint string, trees []citedTree) []byte {
 			b = appendString(b, ct.path)
 		}
 	}
-	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crc32c))
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crc32c()))
 }
 
 func decodeCitations(data []byte, fingerprint string) ([]citedTree, error) {
@@ -119,7 +119,7 @@ func decodeCitations(data []byte, fingerprint string) ([]citedTree, error) {
 		return nil, errCacheCorrupt
 	}
 	body, sum := data[:len(data)-4], binary.BigEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, crc32c) != sum {
+	if crc32.Checksum(body, crc32c()) != sum {
 		return nil, errCacheCorrupt
 	}
 	d := cacheDecoder{b: body[len(citationsMagic):]}

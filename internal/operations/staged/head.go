@@ -2,6 +2,9 @@ package staged
 
 import (
 	"context"
+	"errors"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -9,81 +12,61 @@ import (
 
 // headProject reads, while the commit's diff runs, the project as HEAD
 // holds it: the configuration, its trees and HEAD's entry at each (for the
-// verified-trees check). Names are asked of the running cat-file
-// ("HEAD:<path>", "HEAD^{tree}"), so no process starts between the
-// answers; the one thing cat-file cannot tell, a path's mode (a symlinked
-// configuration is invalid), comes from an ls-tree started at once beside
-// it, and when that listing disagrees, the project is read from it as
-// project does. It changes nothing in r.
+// verified-trees check). Everything is asked of the running cat-file, so
+// no process starts between the answers: the trees holding the
+// configuration's candidates tell their modes (a symlinked configuration
+// is invalid) and blobs, as `git ls-tree` would list them. It changes
+// nothing in r.
 func (r *run) headProject(ctx context.Context, candidates []string, objects *git.Batch) (*project, error) {
-	modes := async(func() ([]git.IndexEntry, error) { return r.g.HeadEntries(ctx, r.top, candidates...) })
-	fromListing := func() (*project, error) {
-		listed, err := modes.wait()
-		if err != nil {
+	listed, err := headCandidates(candidates, objects)
+	if err != nil {
+		// A name cat-file cannot be asked or a tree not in git's own form:
+		// git lists them.
+		if listed, err = r.g.HeadEntries(ctx, r.top, candidates...); err != nil {
 			return nil, gitErr(err)
 		}
-		pr, err := r.project(candidates, listed, objects)
-		if err == nil && len(pr.trees) > 0 {
-			pr.heads, err = r.lookupHeads(ctx, pr.trees)
-		}
-		return pr, err
 	}
+	pr, err := r.project(candidates, listed, objects)
+	if err == nil && len(pr.trees) > 0 {
+		pr.heads, err = r.headsByObjects(ctx, pr.trees, objects)
+	}
+	return pr, err
+}
+
+// errAskGit is a question the cat-file tree reader leaves to git.
+var errAskGit = errors.New("a path cat-file cannot be asked")
+
+// headCandidates lists HEAD's entries at the candidates (repository-
+// relative paths) as `git ls-tree HEAD -- <candidates>` does, from the
+// trees holding them: nothing under a directory HEAD holds as a file,
+// symlink or submodule, nothing at all before the first commit.
+func headCandidates(candidates []string, objects *git.Batch) ([]git.IndexEntry, error) {
 	names := make([]string, len(candidates))
 	for i, c := range candidates {
 		if strings.ContainsAny(c, "\n") {
-			return fromListing() // not a name cat-file can be asked
+			return nil, errAskGit
 		}
-		names[i] = "HEAD:" + c
+		names[i] = "HEAD:" + path.Dir(c)
+		if path.Dir(c) == "." {
+			names[i] = "HEAD^{tree}"
+		}
 	}
-	found, err := objects.Read(names)
+	_, trees, err := objects.Trees(names)
 	if err != nil {
-		modes.wait()
-		return nil, gitErr(err)
+		return nil, err
 	}
-	nearest := -1
-	for i, o := range found {
-		if o.ID != "" {
-			nearest = i
-			break
+	var listed []git.IndexEntry // in path order, as git lists them
+	for i, c := range candidates {
+		base := path.Base(c)
+		for _, it := range trees[i] {
+			if it.Name == base {
+				listed = append(listed, git.IndexEntry{Mode: it.Mode, ID: it.ID, Path: c})
+				break
+			}
 		}
 	}
-	if nearest < 0 {
-		// No candidate in HEAD (or no HEAD): as the listing says.
-		if listed, err := modes.wait(); err != nil || len(listed) > 0 {
-			return fromListing()
-		}
-		return &project{}, nil
-	}
-	entry := git.IndexEntry{Mode: "100644", ID: found[nearest].ID, Path: candidates[nearest]}
-	pr, perr := r.configProject(entry, found[nearest].Data)
-	if perr == nil && len(pr.trees) > 0 {
-		pr.heads, perr = r.headsByObjects(ctx, pr.trees, objects)
-	}
-	// The listing must agree: the same nearest candidate, the same blob,
-	// a regular file.
-	listed, err := modes.wait()
-	if err != nil {
-		return nil, gitErr(err)
-	}
-	e, ok := git.NewIndex(listed).Lookup(entry.Path)
-	if !ok || e.ID != entry.ID || (e.Mode != "100644" && e.Mode != "100755") || firstListed(candidates, listed) != entry.Path {
-		return fromListing()
-	}
-	if pr != nil {
-		pr.cfgEntry.Mode = e.Mode
-	}
-	return pr, perr
-}
-
-// firstListed is the nearest candidate a listing holds.
-func firstListed(candidates []string, listed []git.IndexEntry) string {
-	ix := git.NewIndex(listed)
-	for _, c := range candidates {
-		if _, ok := ix.Lookup(c); ok {
-			return c
-		}
-	}
-	return ""
+	slices.SortFunc(listed, func(a, b git.IndexEntry) int { return strings.Compare(a.Path, b.Path) })
+	return listed, nil
 }
 
 // headsByObjects is lookupHeads through cat-file: a tree's id and type

@@ -28,25 +28,31 @@ import (
 // index or the work tree. When nothing staged lies in a declared tree and
 // the configuration is unchanged, it parses nothing and lists no index.
 //
-// The fast path is three git processes started at once: where the
-// repository is (rev-parse), what the commit changes (one diff of the
-// whole commit) and the object reader (cat-file). While the diff runs,
-// HEAD's side is read as if the commit left the configuration alone (its
-// content, its trees and what HEAD holds at each, asked of cat-file; the
-// configuration's mode from one ls-tree beside it: head.go); when the
-// diff shows the configuration changed, it is read from the index
-// instead.
+// The fast path is three git processes: what the commit changes (one diff
+// of the whole commit, started first: it is the longest), where the
+// repository is (rev-parse) and the object reader (cat-file). While the
+// diff runs, HEAD's side is read as if the commit left the configuration
+// alone (the trees holding its candidates, its content, its trees and
+// what HEAD holds at each, all asked of cat-file: head.go); when the diff
+// shows the configuration changed, it is read from the index instead.
 //
 // With opts.Notes the report carries the commit's evidence notes too
 // (evidence.go), at almost no cost beyond the check.
 func Verify(ctx context.Context, g *git.Git, dir string, opts Options) (*contracts.VerifyReport, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	changedC := async(func() ([]string, error) { return g.StagedChanges(ctx, dir, false, nil) })
+	// The diff is the longest: started first, as processes start one
+	// after another.
+	waitChanged, err := g.StartStagedChanges(ctx, dir)
+	if err != nil {
+		return nil, gitErr(err)
+	}
+	changedC := async(waitChanged)
 	batchC := async(func() (*git.Batch, error) { return g.OpenBatch(ctx, dir) })
 	var headC *pending[*project] // uses the batch too
 	defer func() {
 		cancel()
+		changedC.wait()
 		if headC != nil {
 			headC.wait()
 		}
