@@ -54,20 +54,28 @@ const (
 	CodeCacheMissing    ErrorCode = "CACHE_MISSING"
 	CodeOriginMismatch  ErrorCode = "ORIGIN_MISMATCH"
 	CodeSnapshotCorrupt ErrorCode = "SNAPSHOT_CORRUPT"
-	CodeNestedRepo      ErrorCode = "NESTED_REPOSITORY"
-	CodeSubtreeMissing  ErrorCode = "SUBTREE_NOT_FOUND"
-	CodeBranchNotFound  ErrorCode = "BRANCH_NOT_FOUND"
+	// CodeCacheTampered: a cache's ref of a branch is not where the tool
+	// last fetched or published it (recorded outside the cache); nothing
+	// is read from, started on or published from it until an online sync.
+	CodeCacheTampered  ErrorCode = "CACHE_TAMPERED"
+	CodeNestedRepo     ErrorCode = "NESTED_REPOSITORY"
+	CodeSubtreeMissing ErrorCode = "SUBTREE_NOT_FOUND"
+	CodeBranchNotFound ErrorCode = "BRANCH_NOT_FOUND"
 	// CodeRefNotFound: connect asked the remote, which has no such branch
 	// (a refusal: nothing is declared; --offline declares without asking).
 	CodeRefNotFound ErrorCode = "REF_NOT_FOUND"
 	CodeFetchFailed ErrorCode = "FETCH_FAILED"
 
 	// Write sessions and publication.
-	CodeNoRepository       ErrorCode = "NO_REPOSITORY"
-	CodeSubtreeDirty       ErrorCode = "SUBTREE_DIRTY"
-	CodeSessionNotFound    ErrorCode = "SESSION_NOT_FOUND"
-	CodeSessionStale       ErrorCode = "SESSION_STALE"
-	CodeSessionMoved       ErrorCode = "SESSION_MOVED"
+	CodeNoRepository    ErrorCode = "NO_REPOSITORY"
+	CodeSubtreeDirty    ErrorCode = "SUBTREE_DIRTY"
+	CodeSessionNotFound ErrorCode = "SESSION_NOT_FOUND"
+	CodeSessionStale    ErrorCode = "SESSION_STALE"
+	CodeSessionMoved    ErrorCode = "SESSION_MOVED"
+	// CodeSessionTampered: the session's .git holds something the tool
+	// never writes (commondir, gitdir, worktrees/, another alternate, a
+	// configuration key); details name the file and the entry.
+	CodeSessionTampered    ErrorCode = "SESSION_TAMPERED"
 	CodeSessionNotEmpty    ErrorCode = "SESSION_NOT_EMPTY"
 	CodePathOutsideTree    ErrorCode = "PATH_OUTSIDE_TREE"
 	CodeIgnoredContent     ErrorCode = "IGNORED_CONTENT"

@@ -98,10 +98,12 @@ type SessionResult struct {
 }
 
 // SessionUpdate is a `write update` in progress: the session's commit From
-// being applied onto Onto, the new tip of its target branch.
+// being applied onto Onto, the new tip of its target branch; Conflicts
+// are the repository paths whose files hold conflict markers to resolve.
 type SessionUpdate struct {
-	From string `json:"from"`
-	Onto string `json:"onto"`
+	From      string   `json:"from"`
+	Onto      string   `json:"onto"`
+	Conflicts []string `json:"conflicts,omitempty"`
 }
 
 // SessionPrune is the result of `write prune`: the sessions removed because

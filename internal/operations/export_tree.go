@@ -76,7 +76,7 @@ func readExportTree(t treeTarget, counter *export.Counter) (*exportTree, error) 
 // whether it had uncommitted changes, as read reports them.
 func treeRef(ctx context.Context, env Env, t treeTarget) (contracts.TreeRef, error) {
 	ref := contracts.TreeRef{Root: t.Root, Selector: t.selector()}
-	res, err := sources.ResolveDirectory(ctx, env.Git, t.Root)
+	res, err := t.resolution(ctx, env)
 	if err != nil {
 		return ref, err
 	}

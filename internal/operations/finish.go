@@ -51,7 +51,7 @@ func Finish(ctx context.Context, env Env, req FinishRequest) (*contracts.Session
 	}
 	defer unlock()
 	if s.Update != nil {
-		return nil, updateRefused(s, "an update is in progress: resolve the conflicts in "+s.Worktree+", then run `git context-tree write update --continue "+s.ID+"` (or --abort)")
+		return nil, updateInProgress(s)
 	}
 	var paths []string
 	switch s.State {
@@ -280,8 +280,8 @@ func adoptCommit(ctx context.Context, env Env, s *contracts.Session, commit, cap
 // change; then it rechecks that the work tree is exactly the commit.
 func settleSessionRepo(ctx context.Context, env Env, s *contracts.Session, c *sessionCapture, head string) error {
 	if head == s.Base {
-		if err := env.Git.SetRef(ctx, sessionGitDir(s), "refs/heads/"+s.Branch, s.Commit, s.Base); err != nil {
-			return gitErr(err)
+		if err := git.SetLooseRef(sessionGitDir(s), "refs/heads/"+s.Branch, s.Commit, s.Base); err != nil {
+			return contracts.Errorf(contracts.CodeIO, "cannot move the session's branch to %.12s: %v", s.Commit, err)
 		}
 	}
 	if err := installIndex(c.index, sessionGitDir(s)); err != nil {
@@ -341,7 +341,7 @@ func checkCommittedSession(ctx context.Context, env Env, s *contracts.Session) e
 		return contracts.Errorf(contracts.CodeSessionMoved, "branch %s of %s is at %.12s, not at the session's commit %.12s",
 			s.Branch, s.Repository.CommonDir, branch, s.Commit).WithDetails(map[string]any{"session": s.ID, "head": branch})
 	}
-	head, _, err := env.Git.HeadRef(ctx, sessionGitDir(s))
+	head, _, err := git.ReadHead(sessionGitDir(s))
 	want := s.Commit
 	if err == nil && head == s.Base {
 		want = s.Base // settled below
@@ -417,7 +417,11 @@ func commitMessage(s *contracts.Session, msg string) string {
 // origin. A rejection keeps the commit and the worktree.
 func publish(ctx context.Context, env Env, s *contracts.Session) error {
 	// The cache's origin and configuration were checked by checkPinned at
-	// the start of this finish, under the session lock.
+	// the start of this finish, under the session lock; its branch must
+	// be where the tool last brought it (a moved ref is CACHE_TAMPERED).
+	if _, err := env.managed().TipIn(ctx, s.Repository.CommonDir, originRepository(s.Repository.Origin), s.TargetBranch); err != nil {
+		return err
+	}
 	res, err := env.Git.Push(ctx, s.Repository.CommonDir, "origin", s.Commit, s.TargetBranch)
 	if err != nil {
 		return contracts.Errorf(contracts.CodePushFailed, "cannot push %.12s to %s: %v; the commit is kept on %s", s.Commit, s.Connection.Exact, err, s.Branch).

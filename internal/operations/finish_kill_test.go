@@ -600,7 +600,7 @@ func (k *killLoop) checkConverges(what string, prepared *contracts.Session, edit
 	}
 	// The session repository is settled on the commit with nothing pending.
 	sessionGit := sessionGitDir(s)
-	head, ref, err := k.env.Git.HeadRef(ctx, sessionGit)
+	head, ref, err := git.ReadHead(sessionGit)
 	if err != nil || head != res.Commit || ref != "refs/heads/"+s.Branch {
 		t.Fatalf("%s: the session repository is on %s at %s (%v), want %s at %s", what, ref, head, err, s.Branch, res.Commit)
 	}

@@ -48,7 +48,7 @@ func resolveConnection(ctx context.Context, env Env, c sources.Connection) (cont
 			return contracts.Resolution{}, err
 		}
 	}
-	d, err := env.resolveDirectory(ctx, t.Root)
+	d, err := t.resolution(ctx, env)
 	if err != nil {
 		return contracts.Resolution{}, err
 	}

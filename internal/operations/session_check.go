@@ -96,9 +96,12 @@ func checkWorktree(ctx context.Context, env Env, s *contracts.Session, wantHead 
 	if err != nil || !gd.IsDir() {
 		return contracts.Errorf(contracts.CodeSessionStale, "%s is no longer a session repository (its .git directory is missing or was replaced)", s.Worktree).WithDetails(details)
 	}
-	head, ref, err := env.Git.HeadRef(ctx, sessionGitDir(s))
+	if err := checkSessionRepo(ctx, env, s); err != nil {
+		return err
+	}
+	head, ref, err := git.ReadHead(sessionGitDir(s))
 	if err != nil {
-		return contracts.Errorf(contracts.CodeSessionStale, "%s is no longer a session repository: %s", s.Worktree, git.Summary(err)).WithDetails(details)
+		return contracts.Errorf(contracts.CodeSessionStale, "%s is no longer a session repository: %v", s.Worktree, err).WithDetails(details)
 	}
 	if ref != "refs/heads/"+s.Branch || head != wantHead {
 		details["head"], details["branch"] = head, strings.TrimPrefix(ref, "refs/heads/")

@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/sources"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 )
 
 // ShowSession reports one session with where its work stands.
@@ -42,7 +42,7 @@ func ListSessions(ctx context.Context, env Env) (*contracts.SessionList, error) 
 func describe(ctx context.Context, env Env, s *contracts.Session) {
 	s.Head, s.Missing = "", nil
 	if gd, err := os.Lstat(sessionGitDir(s)); err == nil && gd.IsDir() {
-		if head, _, err := env.Git.HeadRef(ctx, sessionGitDir(s)); err == nil {
+		if head, _, err := git.ReadHead(sessionGitDir(s)); err == nil {
 			s.Head = head
 		}
 	} else if s.ClosedAt == "" {
@@ -68,7 +68,12 @@ func sessionStatus(ctx context.Context, env Env, s *contracts.Session) string {
 	target := "refs/heads/" + s.TargetBranch
 	status := contracts.StatusMerged
 	if s.Repository.Kind == contracts.SourceGit {
-		target, status = sources.CacheRef(s.TargetBranch), contracts.StatusPublished
+		// The branch as the tool last fetched it, never the cache's ref.
+		tip, err := env.managed().Tip(ctx, originRepository(s.Repository.Origin), s.TargetBranch)
+		if err != nil || tip == "" {
+			tip = s.Base
+		}
+		target, status = tip, contracts.StatusPublished
 	}
 	if s.TargetBranch != "" {
 		if in, err := env.Git.IsAncestor(ctx, s.Repository.CommonDir, s.Commit, target); err == nil && in {

@@ -141,3 +141,14 @@ func countFindings(n int) string {
 	}
 	return fmt.Sprintf("%d findings", n)
 }
+
+// resolution is directory resolution of the target's tree: a snapshot's
+// from what sync recorded (it has no .git), anything else from git.
+func (t treeTarget) resolution(ctx context.Context, env Env) (*sources.DirectoryResolution, error) {
+	if t.Snapshot != nil {
+		r := t.Snapshot.Resolution()
+		r.ContentRoot = t.Root
+		return r, nil
+	}
+	return env.resolveDirectory(ctx, t.Root)
+}

@@ -60,7 +60,7 @@ func openedRef(ctx context.Context, env Env, t treeTarget, access TreeAccess) (c
 		}
 	}
 	ref := contracts.TreeRef{Root: t.Root, Selector: t.selector()}
-	res, err := env.resolveDirectory(ctx, t.Root)
+	res, err := t.resolution(ctx, env)
 	if err != nil {
 		return contracts.TreeRef{}, err
 	}

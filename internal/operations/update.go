@@ -1,8 +1,10 @@
 package operations
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -17,11 +19,15 @@ type UpdateRequest struct {
 
 // UpdateSession moves a committed session of a git source onto the new tip
 // of its target branch, explicitly (S14: finish never does): it syncs the
-// source, applies the session's commit onto the tip in the session's
-// worktree and, when that applies cleanly, makes the result the session's
-// edits on the new base, for finish to verify, commit and publish. On a
-// conflict it stops with the conflicts in the worktree; Continue completes
-// it once they are resolved, Abort puts the session back as it was.
+// source, merges what the session's commit changes in its subtree onto the
+// tip's subtree and writes the result into the session's files as edits on
+// the new base, for finish to verify, commit and publish. The merge runs
+// in the home repository on objects named by id (the session's commit,
+// its recorded base, the recorded tip): no git command runs with the
+// session's own .git, so nothing the agent put there (filters, attributes,
+// hooks, objects of its own) takes part. On a conflict the files hold
+// conflict markers and the record names them; Continue completes the
+// update once they are resolved, Abort puts the session back as it was.
 func UpdateSession(ctx context.Context, env Env, req UpdateRequest) (*contracts.SessionResult, error) {
 	s, unlock, err := openSession(ctx, env, req.ID, func(s *contracts.Session) error {
 		if s.Repository.Kind != contracts.SourceGit {
@@ -33,14 +39,13 @@ func UpdateSession(ctx context.Context, env Env, req UpdateRequest) (*contracts.
 		return nil, err
 	}
 	defer unlock()
-	w := git.WorkTree{GitDir: sessionGitDir(s), Dir: s.Worktree}
 	switch {
 	case req.Abort:
-		return abortUpdate(ctx, env, s, w)
+		return abortUpdate(ctx, env, s)
 	case req.Continue:
-		return continueUpdate(ctx, env, s, w)
+		return continueUpdate(ctx, env, s)
 	case s.Update != nil:
-		return nil, updateRefused(s, "an update is in progress: resolve the conflicts in "+s.Worktree+", then run `git context-tree write update --continue "+s.ID+"` (or --abort)")
+		return nil, updateInProgress(s)
 	case s.State != contracts.SessionCommitted:
 		return nil, updateRefused(s, "only a committed session that is not published can be updated (this one is "+s.State+")")
 	}
@@ -54,21 +59,36 @@ func UpdateSession(ctx context.Context, env Env, req UpdateRequest) (*contracts.
 	if tip == s.Base {
 		return nil, updateRefused(s, fmt.Sprintf("%s is still at the session's base %.12s: there is nothing to update onto; run `git context-tree write finish --publish %s`", s.TargetBranch, s.Base, s.ID))
 	}
-	s.Update = &contracts.SessionUpdate{From: s.Commit, Onto: tip}
-	if err := saveSession(env, s); err != nil {
-		return nil, err
-	}
-	if err := env.Git.ResetHardTo(ctx, w, tip); err != nil {
-		return nil, gitErr(err)
-	}
-	conflicted, err := env.Git.ApplyCommit(ctx, w, s.Update.From)
+	home := s.Repository.CommonDir
+	merged, conflicts, err := env.Git.MergeTrees(ctx, home, subtreeRev(s, s.Base), subtreeRev(s, tip), subtreeRev(s, s.Commit))
 	if err != nil {
 		return nil, gitErr(err)
 	}
-	if conflicted {
-		return nil, updateConflict(ctx, env, s, w)
+	for i, p := range conflicts {
+		conflicts[i] = joinSubtree(s.Subtree, p)
 	}
-	return completeUpdate(ctx, env, s, w)
+	s.Update = &contracts.SessionUpdate{From: s.Commit, Onto: tip, Conflicts: conflicts}
+	if err := saveSession(env, s); err != nil {
+		return nil, err
+	}
+	if err := writeSessionFiles(ctx, env, s, subtreeRev(s, s.Commit), merged); err != nil {
+		return nil, err
+	}
+	if err := moveSessionRepo(ctx, env, s, s.Commit, tip); err != nil {
+		return nil, err
+	}
+	if len(conflicts) > 0 {
+		return nil, updateConflict(s, conflicts)
+	}
+	return completeUpdate(ctx, env, s)
+}
+
+// subtreeRev names the session's subtree in a commit, as a tree.
+func subtreeRev(s *contracts.Session, commit string) string {
+	if s.Subtree == "." {
+		return commit + "^{tree}"
+	}
+	return commit + ":" + s.Subtree
 }
 
 // syncTarget syncs the session's source and returns its branch's new tip.
@@ -85,29 +105,41 @@ func syncTarget(ctx context.Context, env Env, s *contracts.Session) (string, err
 	return e.Repository.Commit, nil
 }
 
-// continueUpdate completes an update whose conflicts were resolved.
-func continueUpdate(ctx context.Context, env Env, s *contracts.Session, w git.WorkTree) (*contracts.SessionResult, error) {
+// continueUpdate completes an update once no file it left with conflict
+// markers still holds them (no git add is needed: finish reads the files).
+func continueUpdate(ctx context.Context, env Env, s *contracts.Session) (*contracts.SessionResult, error) {
 	if s.Update == nil {
 		return nil, updateRefused(s, "no update is in progress for this session")
 	}
 	if err := checkWorktree(ctx, env, s, s.Update.Onto); err != nil {
 		return nil, err
 	}
-	unmerged, err := env.Git.Unmerged(ctx, w)
-	if err != nil {
-		return nil, gitErr(err)
+	var left []string
+	for _, p := range s.Update.Conflicts {
+		if data, err := os.ReadFile(joinRel(s.Worktree, p)); err == nil && hasConflictMarkers(data) {
+			left = append(left, p)
+		}
 	}
-	if len(unmerged) > 0 {
-		return nil, updateConflict(ctx, env, s, w)
+	if len(left) > 0 {
+		return nil, updateConflict(s, left)
 	}
-	return completeUpdate(ctx, env, s, w)
+	return completeUpdate(ctx, env, s)
 }
 
-// completeUpdate makes the applied work the session's edits on its new
+// hasConflictMarkers reports a line that opens or closes a conflict.
+func hasConflictMarkers(data []byte) bool {
+	for _, marker := range []string{"<<<<<<< ", ">>>>>>> "} {
+		if bytes.HasPrefix(data, []byte(marker)) || bytes.Contains(data, []byte("\n"+marker)) {
+			return true
+		}
+	}
+	return false
+}
+
+// completeUpdate makes the merged work the session's edits on its new
 // base: the home branch moves from the old commit to the tip, the record
 // is open again, and finish will judge the files like any edits.
-func completeUpdate(ctx context.Context, env Env, s *contracts.Session, w git.WorkTree) (*contracts.SessionResult, error) {
-	env.Git.ForgetApply(ctx, w) // no cherry-pick state may outlive the update
+func completeUpdate(ctx context.Context, env Env, s *contracts.Session) (*contracts.SessionResult, error) {
 	if err := env.Git.SetRef(ctx, s.Repository.CommonDir, homeRef(s), s.Update.Onto, s.Update.From); err != nil {
 		return nil, gitErr(err)
 	}
@@ -116,18 +148,36 @@ func completeUpdate(ctx context.Context, env Env, s *contracts.Session, w git.Wo
 		return nil, err
 	}
 	writeBaseIndex(ctx, env, s)
-	res := sessionResult(s, contracts.ResultUpdated)
-	return res, nil
+	return sessionResult(s, contracts.ResultUpdated), nil
 }
 
-// abortUpdate puts the session back on its commit, as before the update.
-func abortUpdate(ctx context.Context, env Env, s *contracts.Session, w git.WorkTree) (*contracts.SessionResult, error) {
+// abortUpdate puts the session back on its commit, as before the update:
+// its files are the commit's again (whatever was edited since the update
+// began is discarded, as `git cherry-pick --abort` would).
+func abortUpdate(ctx context.Context, env Env, s *contracts.Session) (*contracts.SessionResult, error) {
 	if s.Update == nil {
 		return nil, updateRefused(s, "no update is in progress for this session")
 	}
-	env.Git.ForgetApply(ctx, w)
-	if err := env.Git.ResetHardTo(ctx, w, s.Update.From); err != nil {
-		return nil, gitErr(err)
+	if err := checkWorktree(ctx, env, s, s.Update.Onto); err != nil {
+		return nil, err
+	}
+	if err := checkNested(s); err != nil {
+		return nil, err
+	}
+	c, err := captureSession(ctx, env, s, true)
+	if err != nil {
+		return nil, err
+	}
+	defer c.discard()
+	now := c.tree + "^{tree}"
+	if s.Subtree != "." {
+		now = c.tree + ":" + s.Subtree
+	}
+	if err := writeSessionFiles(ctx, env, s, now, subtreeRev(s, s.Update.From)); err != nil {
+		return nil, err
+	}
+	if err := moveSessionRepo(ctx, env, s, s.Update.Onto, s.Update.From); err != nil {
+		return nil, err
 	}
 	s.Update = nil
 	if err := saveSession(env, s); err != nil {
@@ -136,11 +186,36 @@ func abortUpdate(ctx context.Context, env Env, s *contracts.Session, w git.WorkT
 	return sessionResult(s, s.State), nil
 }
 
-func updateConflict(ctx context.Context, env Env, s *contracts.Session, w git.WorkTree) error {
-	paths, _ := env.Git.Unmerged(ctx, w)
+// moveSessionRepo moves the session repository's branch from one commit
+// to another and gives it that commit's index, written by the tool (no
+// file stamps: the agent's git hashes the files on its next look).
+func moveSessionRepo(ctx context.Context, env Env, s *contracts.Session, from, to string) error {
+	idx, err := newCaptureIndex(env, s)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(idx)
+	w := git.WorkTree{GitDir: s.Repository.CommonDir, Dir: s.Worktree, Index: idx}
+	if err := env.Git.ReadTree(ctx, w, to+"^{tree}"); err != nil {
+		return gitErr(err)
+	}
+	if err := skipOutside(ctx, env, s, w); err != nil {
+		return gitErr(err)
+	}
+	if err := git.SetLooseRef(sessionGitDir(s), "refs/heads/"+s.Branch, to, from); err != nil {
+		return contracts.Errorf(contracts.CodeIO, "cannot move the session's branch to %.12s: %v", to, err)
+	}
+	return installIndex(idx, sessionGitDir(s))
+}
+
+func updateInProgress(s *contracts.Session) error {
+	return updateRefused(s, "an update is in progress: resolve the conflicts in "+s.Worktree+", then run `git context-tree write update --continue "+s.ID+"` (or --abort)")
+}
+
+func updateConflict(s *contracts.Session, paths []string) error {
 	return contracts.Errorf(contracts.CodeUpdateConflict,
-		"the session's commit does not apply cleanly onto %.12s: resolve the conflicts in %s (edit the files; no commit is needed), then run `git context-tree write update --continue %s`, or `--abort` to go back",
-		s.Update.Onto, s.Worktree, s.ID).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree, "paths": paths})
+		"the session's commit does not apply cleanly onto %.12s: resolve the conflict markers in %v (in %s; no git add or commit is needed), then run `git context-tree write update --continue %s`, or `--abort` to go back",
+		s.Update.Onto, paths, s.Worktree, s.ID).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree, "paths": paths})
 }
 
 func updateRefused(s *contracts.Session, why string) error {

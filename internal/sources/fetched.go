@@ -1,11 +1,15 @@
 package sources
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
 )
 
 // When each branch of a repository was last fetched is remembered in
@@ -16,7 +20,8 @@ import (
 // snapshot's view of upstream is (issue 13); git keeps no such time
 // itself, since the cache writes no FETCH_HEAD and no reflog. The file is
 // replaced atomically under the repository lock. Failing to write or read
-// it only makes the age unknown, which prepare reports as stale.
+// it fails the sync: the record is also the tool's word on where each
+// branch of the cache is (see recordedTip).
 
 // FetchRecord is the last successful fetch of one branch.
 type FetchRecord struct {
@@ -42,20 +47,79 @@ func (m *Managed) loadFetched(repository string) map[string]FetchRecord {
 	return records
 }
 
-// recordFetch remembers a successful fetch of branch. The caller holds the
-// repository lock, so read-modify-write loses no other branch's record.
-func (m *Managed) recordFetch(repository, branch, commit string, at time.Time) {
+// recordFetch remembers a successful fetch of branch (or, with a zero
+// at, a publication that moved it: the fetch time is kept). The caller
+// holds the repository lock, so read-modify-write loses no other branch's
+// record.
+func (m *Managed) recordFetch(repository, branch, commit string, at time.Time) error {
 	records := m.loadFetched(repository)
+	if at.IsZero() {
+		at = records[branch].At
+	}
 	records[branch] = FetchRecord{At: at.UTC(), Commit: commit}
 	data, err := json.MarshalIndent(records, "", "  ")
-	if err != nil {
-		return
+	if err == nil {
+		var dir, name string
+		if dir, name, err = m.fetchedFile(repository); err == nil {
+			err = m.Home.WriteFile(dir, name, append(data, '\n'))
+		}
 	}
-	dir, name, err := m.fetchedFile(repository)
 	if err != nil {
-		return
+		return contracts.Errorf(contracts.CodeIO, "cannot record the fetched tip of %s branch %s: %v", repository, branch, err)
 	}
-	_ = m.Home.WriteFile(dir, name, append(data, '\n'))
+	return nil
+}
+
+// recordedTip is the commit the tool last brought branch to in the cache
+// (by a fetch or a publication), after checking that the cache's ref
+// still says so. The ref alone is never trusted: git run by an agent can
+// move it (through a snapshot made by an earlier version, or a session
+// whose .git names the cache as its common directory), while this record
+// lives outside every cache, snapshot and session. A disagreement is
+// CACHE_TAMPERED; recorded is false when the tool has no record of the
+// branch (never fetched, or fetched only by an earlier version), which
+// callers report as not synced.
+func (m *Managed) recordedTip(ctx context.Context, cache, repository, branch string) (tip string, recorded bool, err error) {
+	rec, ok := m.loadFetched(repository)[branch]
+	ref, err := m.Git.ResolveCommit(ctx, cache, cacheRef(branch))
+	if err != nil {
+		return "", false, gitError(err)
+	}
+	if !ok || rec.Commit == "" {
+		return "", false, nil
+	}
+	if ref != rec.Commit {
+		return "", false, contracts.Errorf(contracts.CodeCacheTampered,
+			"the cache %s has branch %s at %s, not at %.12s where git-context-tree last fetched or published it: something else moved it (git run in a snapshot or session?); nothing was read from it. Run `git context-tree sync` online to fetch the branch again",
+			cache, branch, orNothing(ref), rec.Commit).
+			WithDetails(map[string]any{"cache": cache, "branch": branch, "recorded": rec.Commit, "found": ref})
+	}
+	return rec.Commit, true, nil
+}
+
+func orNothing(commit string) string {
+	if commit == "" {
+		return "nothing"
+	}
+	return fmt.Sprintf("%.12s", commit)
+}
+
+// Tip is the recorded tip of a repository's branch in its cache (see
+// recordedTip), "" when none is recorded.
+func (m *Managed) Tip(ctx context.Context, repository, branch string) (string, error) {
+	repo := strings.ToLower(repository)
+	cache, err := m.openCache(ctx, repo)
+	if err != nil || cache == "" {
+		return "", err
+	}
+	return m.TipIn(ctx, cache, repo, branch)
+}
+
+// TipIn is Tip for a cache whose origin and configuration the caller
+// has checked.
+func (m *Managed) TipIn(ctx context.Context, cache, repository, branch string) (string, error) {
+	tip, _, err := m.recordedTip(ctx, cache, strings.ToLower(repository), branch)
+	return tip, err
 }
 
 // LastFetch returns the last successful fetch of a repository's branch on

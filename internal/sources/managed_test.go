@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -69,12 +70,12 @@ func TestSyncCachesAndSnapshots(t *testing.T) {
 		t.Errorf("%d entries in repos/acme, want one cache", len(repos))
 	}
 	// Repeated sync: same snapshot path, nothing rebuilt.
-	marker, _ := os.Stat(filepath.Join(s1.Path, ".git"))
+	marker, _ := os.Stat(s1.Path + ".index")
 	again, err := m.Sync(ctx, gitConn("acme/handbook", "main", "docs"), false)
 	if err != nil || again.Path != s1.Path {
 		t.Fatalf("repeated sync: %+v, %v", again, err)
 	}
-	if now, _ := os.Stat(filepath.Join(s1.Path, ".git")); !now.ModTime().Equal(marker.ModTime()) {
+	if now, _ := os.Stat(s1.Path + ".index"); !now.ModTime().Equal(marker.ModTime()) {
 		t.Errorf("an unchanged snapshot was rebuilt")
 	}
 	// Upstream advance: a new snapshot, the old one intact.
@@ -103,9 +104,9 @@ func TestSyncRebuildsTamperedSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	tamper := map[string]func(){
-		"edited file": func() { os.WriteFile(filepath.Join(s.Path, "NODE.md"), []byte("changed"), 0o644) },
-		"extra file":  func() { os.WriteFile(filepath.Join(s.Path, "extra.md"), []byte("x"), 0o644) },
-		"moved HEAD":  func() { gh.Git(s.Path, "commit", "-q", "--allow-empty", "-m", "x") },
+		"edited file":       func() { os.WriteFile(filepath.Join(s.Path, "NODE.md"), []byte("changed"), 0o644) },
+		"extra file":        func() { os.WriteFile(filepath.Join(s.Path, "extra.md"), []byte("x"), 0o644) },
+		"a .git made in it": func() { gh.Git(s.Path, "init", "-q") },
 		"symlink": func() {
 			target := t.TempDir()
 			os.WriteFile(filepath.Join(target, "NODE.md"), []byte(validRoot), 0o644)
@@ -130,6 +131,50 @@ func TestSyncRebuildsTamperedSnapshots(t *testing.T) {
 				t.Errorf("rebuilt snapshot: %v", err)
 			}
 		})
+	}
+}
+
+// A snapshot is a plain checkout: git run inside it finds no repository,
+// and a cache ref moved behind the tool's back (by git run in an earlier
+// version's snapshot, or through a session's commondir) is never read:
+// every reader and an offline sync say CACHE_TAMPERED until an online
+// sync fetches the branch again.
+func TestSnapshotsReachNoRepositoryAndMovedRefsAreRefused(t *testing.T) {
+	ctx := context.Background()
+	gh := fakegithub.New(t)
+	c1 := gh.Publish("acme/x", "main", map[string]string{"NODE.md": validRoot})
+	m := newManaged(t)
+	conn := gitConn("acme/x", "main", ".")
+	s, err := m.Sync(ctx, conn, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(s.Path, ".git")); !os.IsNotExist(err) {
+		t.Fatalf("snapshot has a .git: %v", err)
+	}
+	cmd := exec.Command("git", "rev-parse", "--git-dir")
+	cmd.Dir = s.Path
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(m.Home.Path()))
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Fatalf("git in a snapshot found a repository: %s", out)
+	}
+
+	cache := m.Home.Path("repos", "acme", "x.git")
+	planted := gh.Git(cache, "commit-tree", "-p", c1, "-m", "planted", c1+"^{tree}")
+	gh.Git(cache, "update-ref", "refs/remotes/origin/main", planted)
+	_, err = m.Current(ctx, conn)
+	wantCode(t, err, contracts.CodeCacheTampered)
+	_, err = m.Sync(ctx, conn, true)
+	wantCode(t, err, contracts.CodeCacheTampered)
+	_, err = m.Tip(ctx, "acme/x", "main")
+	wantCode(t, err, contracts.CodeCacheTampered)
+
+	again, err := m.Sync(ctx, conn, false)
+	if err != nil || again.Commit != c1 {
+		t.Fatalf("online sync after a moved ref: %+v, %v", again, err)
+	}
+	if cur, err := m.Current(ctx, conn); err != nil || cur.Commit != c1 {
+		t.Fatalf("Current after the online sync: %+v, %v", cur, err)
 	}
 }
 

@@ -109,9 +109,14 @@ func (m *Managed) Prune(ctx context.Context, repository string, opts PruneOption
 	if err != nil {
 		return rep, gitError(err)
 	}
+	// The recorded tips are spared as well as the refs: a ref moved by
+	// someone else must not cost the snapshot reads are served from.
 	newest := map[string]bool{}
 	for _, t := range tips {
 		newest[t] = true
+	}
+	for _, rec := range m.loadFetched(repo) {
+		newest[rec.Commit] = true
 	}
 	owner, name := splitRepository(repo)
 	dir, err := m.Home.Dir("snapshots", owner, name)
@@ -207,7 +212,7 @@ func removeSnapshot(dir, commit string) (int64, error) {
 }
 
 // snapshotRecords are the files kept beside a snapshot, named after it.
-var snapshotRecords = []string{".verdicts", ".subtrees"}
+var snapshotRecords = []string{".verdicts", ".subtrees", ".index", ".dirs"}
 
 // removeOrphanRecords deletes records of commits that have no snapshot and
 // are neither a tip nor pinned (their snapshot was removed by hand, or a

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -42,11 +43,53 @@ func (m *Managed) snapshotPath(repository, commit string) (string, error) {
 	return filepath.Join(dir, commit), nil
 }
 
+// A snapshot is a plain checkout (see git.CheckoutPlain): the files of
+// the directories it holds and nothing else, no .git of any kind, so git
+// run inside it by an agent finds no repository of the tool's. Beside it,
+// named after it and out of the agent's reach, the tool keeps the index
+// git reads it through (<commit>.index, with the cache as git directory)
+// and the directories it holds (<commit>.dirs, one per line; "." for the
+// whole commit), written last: a snapshot without them is not intact.
+
+// snapshotIndex and snapshotDirs are the records beside a snapshot.
+func snapshotIndex(path string) string { return path + ".index" }
+func snapshotDirs(path string) string  { return path + ".dirs" }
+
+// snapshotTree is how git reaches the snapshot at path.
+func snapshotTree(cache, path string) git.WorkTree {
+	return git.WorkTree{GitDir: cache, Dir: path, Index: snapshotIndex(path)}
+}
+
+// readSnapshotDirs reads the directories a snapshot holds; ok is false
+// when the record is missing or unreadable.
+func readSnapshotDirs(path string) (dirs []string, ok bool) {
+	data, err := os.ReadFile(snapshotDirs(path))
+	if err != nil {
+		return nil, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line != "" {
+			dirs = append(dirs, line)
+		}
+	}
+	return dirs, len(dirs) > 0
+}
+
+// writeSnapshotDirs records the directories a snapshot holds.
+func (m *Managed) writeSnapshotDirs(path string, dirs []string) error {
+	if err := m.Home.WriteFile(filepath.Dir(path), filepath.Base(snapshotDirs(path)), []byte(strings.Join(dirs, "\n")+"\n")); err != nil {
+		return contracts.Errorf(contracts.CodeIO, "cannot record the directories of snapshot %s: %v", path, err)
+	}
+	return nil
+}
+
 // snapshotState says whether the directory at path is an intact snapshot
-// of commit from cache: a worktree of that cache, HEAD at the commit, and
-// nothing changed, added or ignored, inside its sparse directories or
-// outside them. dirs are the directories it holds (["."] for the whole
-// commit). A symlink is never followed.
+// of commit from cache: a plain checkout with its records beside it, and
+// nothing changed, added or ignored, inside the directories it holds or
+// outside them (a .git put there by anyone included). dirs are the
+// directories it holds (["."] for the whole commit). A symlink is never
+// followed. A snapshot made by an earlier version (a worktree of the
+// cache) has no record of its directories and is not intact.
 func (m *Managed) snapshotState(ctx context.Context, path, cache, commit string) (exists, intact bool, dirs []string) {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -55,29 +98,29 @@ func (m *Managed) snapshotState(ctx context.Context, path, cache, commit string)
 	if err != nil || fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
 		return true, false, nil
 	}
-	// Without its own .git file, git would look for a repository above.
-	if gf, err := os.Lstat(filepath.Join(path, ".git")); err != nil || !gf.Mode().IsRegular() {
+	// git never lists a .git as untracked: one put here would make the
+	// snapshot a repository for git run inside it.
+	if _, err := os.Lstat(filepath.Join(path, ".git")); !errors.Is(err, fs.ErrNotExist) {
 		return true, false, nil
 	}
-	dirs, sparse, err := m.Git.SparseDirs(ctx, path)
-	if err != nil || (sparse && len(dirs) == 0) {
+	dirs, ok := readSnapshotDirs(path)
+	if !ok {
 		return true, false, nil
 	}
-	st, err := m.Git.InspectWorktree(ctx, path, dirs)
-	if err != nil {
+	if ix, err := os.Lstat(snapshotIndex(path)); err != nil || !ix.Mode().IsRegular() {
 		return true, false, nil
 	}
-	ok := tree.RealPath(st.Toplevel) == tree.RealPath(path) && st.Head == commit && tree.RealPath(st.CommonDir) == tree.RealPath(cache) && st.Clean
-	if !sparse {
-		return true, ok, []string{"."}
+	pending, err := m.Git.Pending(ctx, snapshotTree(cache, path))
+	if err != nil || len(pending) > 0 {
+		return true, false, dirs
 	}
-	if ok {
-		// git looks at no path outside the sparse directories: a file put
-		// there (or one of the commit's, restored by hand) is found here.
-		stray, err := StrayOutside(path, dirs)
-		ok = err == nil && len(stray) == 0
+	if covers(dirs, []string{"."}) {
+		return true, true, dirs
 	}
-	return true, ok, dirs
+	// git looks at no path its index marks skip-worktree: a file put
+	// there (or one of the commit's, restored by hand) is found here.
+	stray, err := StrayOutside(path, dirs)
+	return true, err == nil && len(stray) == 0, dirs
 }
 
 // ensureSnapshot returns the snapshot of commit holding at least the
@@ -97,21 +140,24 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 	if intact && covers(have, want) {
 		return path, nil
 	}
-	if intact && !covers(want, []string{"."}) {
+	if intact && !covers(want, []string{"."}) && !covers(have, []string{"."}) {
 		dirs := normaliseDirs(append(slices.Clone(have), want...))
 		if err := m.fetchBlobs(ctx, cache, repository, commit, dirs, offline); err != nil {
 			return "", err
 		}
-		if err := m.Git.SetSparseDirs(ctx, path, dirs); err != nil {
+		if err := m.Git.WidenPlain(ctx, snapshotTree(cache, path), dirs); err != nil {
 			return "", gitError(err)
 		}
-		return path, nil
+		return path, m.writeSnapshotDirs(path, dirs)
 	}
-	dirs := append(slices.Clone(want), m.carriedDirs(ctx, repository, commit, carry)...)
+	dirs := append(slices.Clone(want), m.carriedDirs(repository, commit, carry)...)
 	if intact {
 		dirs = append(dirs, have...)
 	}
 	dirs = normaliseDirs(dirs)
+	if covers(dirs, []string{"."}) {
+		dirs = []string{"."}
+	}
 	if err := m.fetchBlobs(ctx, cache, repository, commit, dirs, offline); err != nil {
 		return "", err
 	}
@@ -120,36 +166,41 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 	if err != nil {
 		return "", contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", dir, err)
 	}
-	// A snapshot deleted by hand leaves git's record of it, which would
-	// refuse the new worktree's move into its place.
-	if err := m.Git.WorktreePrune(ctx, cache); err != nil {
-		os.RemoveAll(staging)
+	// The staging index is named after the staging directory, so the
+	// leftovers of a killed run go with it.
+	if err := m.Git.CheckoutPlain(ctx, snapshotTree(cache, staging), commit, dirs); err != nil {
+		removeStaging(staging)
 		return "", gitError(err)
 	}
-	sparse := dirs
-	if covers(dirs, []string{"."}) {
-		sparse = nil
-	}
-	if err := m.Git.WorktreeAddSparse(ctx, cache, staging, commit, sparse); err != nil {
-		os.RemoveAll(staging)
-		m.Git.WorktreePrune(ctx, cache)
-		return "", gitError(err)
-	}
+	// The records go first: a snapshot without them is never intact.
+	os.Remove(snapshotDirs(path))
 	if exists {
 		if err := m.discard(ctx, cache, path, dir); err != nil {
+			removeStaging(staging)
 			return "", err
 		}
 	}
-	if err := m.Git.WorktreeMove(ctx, cache, staging, path); err != nil {
+	if err := os.Rename(snapshotIndex(staging), snapshotIndex(path)); err != nil {
+		removeStaging(staging)
+		return "", contracts.Errorf(contracts.CodeIO, "cannot move the index of the rebuilt snapshot into place: %v", err)
+	}
+	if err := os.Rename(staging, path); err != nil {
+		removeStaging(staging)
 		return "", contracts.Errorf(contracts.CodeSnapshotCorrupt, "cannot move the rebuilt snapshot into %s: %v", path, err)
 	}
-	return path, nil
+	return path, m.writeSnapshotDirs(path, dirs)
 }
 
-// carriedDirs are the sparse directories of the snapshot of the commit
-// the branch was at before (none when it is a whole checkout: a snapshot
-// made before snapshots were sparse is not carried whole).
-func (m *Managed) carriedDirs(ctx context.Context, repository, commit, carry string) []string {
+// removeStaging deletes a staging checkout and its index.
+func removeStaging(staging string) {
+	os.RemoveAll(staging)
+	os.Remove(snapshotIndex(staging))
+}
+
+// carriedDirs are the directories of the snapshot of the commit the
+// branch was at before (none when it is a whole checkout: a whole
+// snapshot is not carried whole).
+func (m *Managed) carriedDirs(repository, commit, carry string) []string {
 	if carry == "" || carry == commit {
 		return nil
 	}
@@ -157,11 +208,8 @@ func (m *Managed) carriedDirs(ctx context.Context, repository, commit, carry str
 	if err != nil {
 		return nil
 	}
-	if gf, err := os.Lstat(filepath.Join(path, ".git")); err != nil || !gf.Mode().IsRegular() {
-		return nil
-	}
-	dirs, sparse, err := m.Git.SparseDirs(ctx, path)
-	if err != nil || !sparse {
+	dirs, ok := readSnapshotDirs(path)
+	if !ok || covers(dirs, []string{"."}) {
 		return nil
 	}
 	return dirs
@@ -176,12 +224,19 @@ func (m *Managed) discard(ctx context.Context, cache, path, dir string) error {
 		return contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", dir, err)
 	}
 	aside := filepath.Join(trash, "snapshot")
+	_, gitErr := os.Lstat(filepath.Join(path, ".git"))
 	if err := os.Rename(path, aside); err != nil {
 		return contracts.Errorf(contracts.CodeSnapshotCorrupt, "snapshot %s is damaged and cannot be moved aside: %v", path, err)
 	}
 	if err := os.RemoveAll(trash); err != nil {
 		return contracts.Errorf(contracts.CodeIO, "cannot delete damaged snapshot %s: %v", aside, err)
 	}
+	if gitErr != nil {
+		return nil
+	}
+	// Snapshots made by earlier versions were worktrees of the cache:
+	// drop git's record of one (a .git put in a snapshot by hand only
+	// makes this prune find nothing).
 	return gitError(m.Git.WorktreePrune(ctx, cache))
 }
 
@@ -224,4 +279,12 @@ func (m *Managed) removeLeftoverWorktrees(ctx context.Context, cache, repository
 		return nil // nothing left over: spare the git call
 	}
 	return gitError(m.Git.WorktreePrune(ctx, cache))
+}
+
+// Resolution is directory resolution of a snapshot's tree: its commit,
+// detached, and clean (a snapshot is only handed out intact). A snapshot
+// has no .git, so git cannot be asked.
+func (s *Snapshot) Resolution() *DirectoryResolution {
+	subtree, _ := tree.Inside(s.Path, s.TreeRoot)
+	return &DirectoryResolution{ContentRoot: s.TreeRoot, RepositoryRoot: s.Path, Subtree: filepath.ToSlash(subtree), Detached: true, Head: s.Commit}
 }

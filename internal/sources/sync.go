@@ -61,8 +61,10 @@ func (m *Managed) SyncWith(ctx context.Context, c Connection, opt SyncOptions) (
 			return nil, err
 		}
 		if !offline {
-			if since, err = m.Git.ResolveCommit(ctx, cache, cacheRef(branch)); err != nil {
-				return nil, gitError(err)
+			// The commit before the fetch is the recorded one: a ref moved
+			// by anyone else is replaced by the fetch (a forced refspec).
+			if rec, ok := m.loadFetched(repo)[branch]; ok {
+				since = rec.Commit
 			}
 			fetchedAt = time.Now()
 			if err := m.fetch(ctx, cache, repo, branch, partial); err != nil {
@@ -70,18 +72,31 @@ func (m *Managed) SyncWith(ctx context.Context, c Connection, opt SyncOptions) (
 			}
 		}
 	}
-	commit, err := m.Git.ResolveCommit(ctx, cache, cacheRef(branch))
-	if err != nil {
-		return nil, gitError(err)
-	}
-	if commit == "" {
-		return nil, cacheMissing(c)
+	var commit string
+	if fetchedAt.IsZero() {
+		// Nothing fetched by this run: the branch is where the tool last
+		// brought it, or the cache is not trusted.
+		tip, recorded, err := m.recordedTip(ctx, cache, repo, branch)
+		if err != nil {
+			return nil, err
+		}
+		if !recorded {
+			return nil, cacheMissing(c)
+		}
+		commit = tip
+	} else {
+		if commit, err = m.Git.ResolveCommit(ctx, cache, cacheRef(branch)); err != nil {
+			return nil, gitError(err)
+		}
+		if commit == "" {
+			return nil, cacheMissing(c)
+		}
+		if err := m.recordFetch(repo, branch, commit, fetchedAt); err != nil {
+			return nil, err
+		}
 	}
 	if offline && !opt.Fetched {
 		since = commit // nothing fetched: the ref did not move
-	}
-	if !fetchedAt.IsZero() {
-		m.recordFetch(repo, branch, commit, fetchedAt)
 	}
 	if err := m.checkSubtreeOnce(ctx, cache, repo, commit, c.Source.Path); err != nil {
 		return nil, err
@@ -117,12 +132,12 @@ func (m *Managed) Current(ctx context.Context, c Connection) (*Snapshot, error) 
 	if cache == "" {
 		return nil, notSynced(c, "no cache of the repository")
 	}
-	commit, err := m.Git.ResolveCommit(ctx, cache, cacheRef(branch))
+	commit, recorded, err := m.recordedTip(ctx, cache, repo, branch)
 	if err != nil {
-		return nil, gitError(err)
+		return nil, err
 	}
-	if commit == "" {
-		return nil, notSynced(c, "branch "+branch+" was never fetched")
+	if !recorded {
+		return nil, notSynced(c, "branch "+branch+" was never fetched by this version")
 	}
 	snap, err := m.snapshotPath(repo, commit)
 	if err != nil {
@@ -141,7 +156,7 @@ func (m *Managed) Current(ctx context.Context, c Connection) (*Snapshot, error) 
 		return nil, notSynced(c, "the snapshot of "+commit+" does not hold "+c.Source.Path+" yet")
 	case !intact:
 		return nil, contracts.Errorf(contracts.CodeSnapshotCorrupt,
-			"the snapshot %s of %s was modified or replaced; `git context-tree sync` rebuilds it", snap, describeSource(c)).
+			"the snapshot %s of %s was modified or replaced (or made by an earlier version); `git context-tree sync` rebuilds it", snap, describeSource(c)).
 			WithDetails(map[string]any{"snapshot": snap, "selector": c.Exact})
 	}
 	return &Snapshot{Repository: repo, Branch: branch, Commit: commit, Cache: cache, Path: snap, TreeRoot: joinSubtree(snap, c.Source.Path)}, nil
@@ -237,12 +252,14 @@ func (m *Managed) RecordPublished(ctx context.Context, repository, branch, subtr
 		return err
 	}
 	removeStaleRefLocks(cache, branch) // the repository lock is held
-	previous, err := m.Git.ResolveCommit(ctx, cache, cacheRef(branch))
-	if err != nil {
-		return gitError(err)
-	}
+	// The publisher checked the cache's ref against the record before
+	// pushing (TipIn); the record names the branch's previous snapshot.
+	previous := m.loadFetched(repo)[branch].Commit
 	if err := m.Git.UpdateRef(ctx, cache, cacheRef(branch), commit); err != nil {
 		return gitError(err)
+	}
+	if err := m.recordFetch(repo, branch, commit, time.Time{}); err != nil {
+		return err
 	}
 	// The published commit's blobs are all in the cache: finish wrote the
 	// new ones and the session's checkout needed the others.

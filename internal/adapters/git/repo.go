@@ -3,6 +3,7 @@ package git
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 )
 
@@ -94,6 +95,22 @@ func (g *Git) LsTree(ctx context.Context, gitDir, commit string, recurse bool, p
 // file (no user, system or command-line configuration), in file order.
 func (g *Git) LocalConfig(ctx context.Context, gitDir string) ([][2]string, error) {
 	out, err := g.InRepo(ctx, gitDir, "config", "--local", "--list", "-z")
+	if err != nil {
+		return nil, err
+	}
+	var entries [][2]string
+	for _, rec := range splitNUL(out) {
+		key, value, _ := strings.Cut(rec, "\n")
+		entries = append(entries, [2]string{key, value})
+	}
+	return entries, nil
+}
+
+// ConfigFileEntries reads every entry of one configuration file as data,
+// in file order: includes are not followed (an include.path is listed as
+// an entry), and no repository's configuration takes part.
+func (g *Git) ConfigFileEntries(ctx context.Context, file string) ([][2]string, error) {
+	out, err := g.Run(ctx, Isolated, string(filepath.Separator), "config", "--file", file, "--no-includes", "--list", "-z")
 	if err != nil {
 		return nil, err
 	}
