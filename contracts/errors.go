@@ -118,6 +118,7 @@ var refusals = map[ErrorCode]bool{
 	CodeSubtreeDirty:       true,
 	CodeSessionStale:       true,
 	CodeSessionMoved:       true,
+	CodeSessionTampered:    true,
 	CodeSessionNotEmpty:    true,
 	CodePathOutsideTree:    true,
 	CodeIgnoredContent:     true,

@@ -148,6 +148,7 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 		if err := m.Git.WidenPlain(ctx, snapshotTree(cache, path), dirs); err != nil {
 			return "", gitError(err)
 		}
+		privateIndex(path)
 		return path, m.writeSnapshotDirs(path, dirs)
 	}
 	dirs := append(slices.Clone(want), m.carriedDirs(repository, commit, carry)...)
@@ -172,6 +173,7 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 		removeStaging(staging)
 		return "", gitError(err)
 	}
+	privateIndex(staging)
 	// The records go first: a snapshot without them is never intact.
 	os.Remove(snapshotDirs(path))
 	if exists {
@@ -190,6 +192,11 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 	}
 	return path, m.writeSnapshotDirs(path, dirs)
 }
+
+// privateIndex makes a snapshot's index private, as all of the tool's
+// state is (git writes an index readable by all). Failing leaves it for
+// doctor to report.
+func privateIndex(path string) { _ = os.Chmod(snapshotIndex(path), 0o600) }
 
 // removeStaging deletes a staging checkout and its index.
 func removeStaging(staging string) {

@@ -3,6 +3,7 @@ package git
 import (
 	"bytes"
 	"context"
+	"strings"
 )
 
 // A snapshot is a plain checkout: files only, with no .git of any kind,
@@ -70,9 +71,11 @@ func (g *Git) SetSkipWorktree(ctx context.Context, w WorkTree, dirs []string, cl
 	return inside, nil
 }
 
+// underAny reports a path inside one of dirs; an entry at a directory's
+// own path (a file or symlink where the directory was declared) is not.
 func underAny(p string, dirs []string) bool {
 	for _, d := range dirs {
-		if Under(p, d) {
+		if d == "." || strings.HasPrefix(p, d+"/") {
 			return true
 		}
 	}
