@@ -28,7 +28,7 @@ type ConnectRequest struct {
 // the file at the project root if needed. Declaring a source that is
 // already declared changes nothing and reports Changed false.
 func Connect(ctx context.Context, env Env, req ConnectRequest) (*contracts.ConnectionChange, error) {
-	p, conns, err := openProject(ctx, env)
+	p, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}

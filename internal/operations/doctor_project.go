@@ -21,7 +21,7 @@ const snapshotOld = 7 * 24 * time.Hour
 // and, in a git checkout, its commit hook.
 func checkProject(ctx context.Context, env Env, r *doctorReport) {
 	const area = "project"
-	p, conns, err := openProject(ctx, env)
+	p, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		var ce *contracts.Error
 		if !errors.As(err, &ce) {
@@ -73,12 +73,12 @@ func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doct
 	const area = "project"
 	sel, name := shellArg(c.Exact), connLabel(c)
 	if c.Source.Kind == contracts.SourceGit {
-		rec, synced := env.managed().LastFetch(c.Source.Repository, c.Source.Ref)
+		rec, synced := env.Managed().LastFetch(c.Source.Repository, c.Source.Ref)
 		if !synced {
 			r.warn(area, "project.sync", name+": never synced on this machine", "git context-tree sync "+sel)
 			return
 		}
-		if _, err := resolveConnection(ctx, env, c); err != nil {
+		if _, err := ResolveConnection(ctx, env, c); err != nil {
 			// A subtree the branch's snapshot does not hold yet (connected
 			// after the last sync) is a sync away, like a source never
 			// synced; a snapshot sync rejected is broken.
@@ -98,7 +98,7 @@ func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doct
 		r.ok(area, "project.sync", msg)
 		return
 	}
-	if _, err := resolveConnection(ctx, env, c); err != nil {
+	if _, err := ResolveConnection(ctx, env, c); err != nil {
 		fix := "git context-tree resolve " + sel
 		if errorCode(err) == contracts.CodeTreeNotFound {
 			fix = "git context-tree init " + shellArg(c.Source.Path) + "  # or: git context-tree disconnect " + sel
@@ -173,7 +173,7 @@ func checkHook(ctx context.Context, env Env, p *sources.Project, conns []sources
 // the trees the hook protects.
 func declaresDirectoryIn(conns []sources.Connection, checkout string) bool {
 	for _, c := range conns {
-		if c.Source.Kind == contracts.SourceDirectory && within(c.Dir, checkout) {
+		if c.Source.Kind == contracts.SourceDirectory && Within(c.Dir, checkout) {
 			return true
 		}
 	}

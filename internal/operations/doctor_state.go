@@ -45,10 +45,10 @@ func checkState(ctx context.Context, env Env, missing bool, r *doctorReport) {
 	checkSessions(ctx, env, r)
 	caches, snaps, worktrees := sources.DirSize(filepath.Join(root, "repos")), sources.DirSize(filepath.Join(root, "snapshots")), sources.DirSize(filepath.Join(root, "worktrees"))
 	msg := fmt.Sprintf("caches %s, snapshots %s, session worktrees %s", HumanBytes(caches), HumanBytes(snaps), HumanBytes(worktrees))
-	if repos, err := env.managed().CachedRepositories(); err == nil {
+	if repos, err := env.Managed().CachedRepositories(); err == nil {
 		n := 0
 		for _, repo := range repos {
-			n += env.managed().SnapshotCount(repo)
+			n += env.Managed().SnapshotCount(repo)
 		}
 		if n > len(repos) {
 			msg += fmt.Sprintf("; %d snapshots of %d repositories: `git context-tree gc` removes the old ones no session uses", n, len(repos))

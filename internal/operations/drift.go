@@ -19,7 +19,7 @@ import (
 // renames followed. Entries that cannot be compared (no commit, an
 // unknown one, an unavailable repository) are reported too.
 func Drift(ctx context.Context, env Env, args []string, since string) (*contracts.DriftReport, error) {
-	_, conns, err := openProject(ctx, env)
+	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -48,12 +48,12 @@ func Drift(ctx context.Context, env Env, args []string, since string) (*contract
 	return rep, nil
 }
 
-func driftTree(ctx context.Context, env Env, repos *evidenceRepos, t treeTarget, since string) (*contracts.DriftTree, error) {
+func driftTree(ctx context.Context, env Env, repos *evidenceRepos, t TreeTarget, since string) (*contracts.DriftTree, error) {
 	docs, err := tree.CitingDocuments(t.Root)
 	if err != nil {
 		return nil, err
 	}
-	dt := &contracts.DriftTree{Root: t.Root, Selector: t.selector(), Documents: []contracts.DriftDocument{}, Findings: []contracts.Finding{}}
+	dt := &contracts.DriftTree{Root: t.Root, Selector: t.Selector(), Documents: []contracts.DriftDocument{}, Findings: []contracts.Finding{}}
 	groups, order, err := groupByRepo(ctx, repos, docs)
 	if err != nil {
 		return nil, err
@@ -117,10 +117,10 @@ func driftSource(t *trace, r *evidenceRepo) contracts.DriftSource {
 // evidenceTargets chooses trees as verify does: those named, else every
 // declared source (git sources without a snapshot left out), else the
 // tree at or above the command's directory.
-func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, args []string) ([]treeTarget, error) {
-	var out []treeTarget
+func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, args []string) ([]TreeTarget, error) {
+	var out []TreeTarget
 	seen := map[string]bool{}
-	add := func(t treeTarget) {
+	add := func(t TreeTarget) {
 		if !seen[t.Root] {
 			seen[t.Root] = true
 			out = append(out, t)
@@ -129,7 +129,7 @@ func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, a
 	switch {
 	case len(args) > 0:
 		for _, a := range args {
-			t, err := targetFor(ctx, env, conns, a)
+			t, err := TargetFor(ctx, env, conns, a)
 			if err != nil {
 				return nil, err
 			}
@@ -137,7 +137,7 @@ func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, a
 		}
 	case len(conns) > 0:
 		for _, c := range conns {
-			t, err := connTarget(ctx, env, c)
+			t, err := ConnTarget(ctx, env, c)
 			var ce *contracts.Error
 			if err != nil && c.Source.Kind == contracts.SourceGit && errors.As(err, &ce) {
 				continue // not synced: nothing local to read
@@ -152,7 +152,7 @@ func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, a
 		if err != nil {
 			return nil, err
 		}
-		add(treeTarget{Root: root})
+		add(TreeTarget{Root: root})
 	}
 	return out, nil
 }

@@ -33,7 +33,7 @@ type evidenceRepos struct {
 }
 
 func newEvidenceRepos(ctx context.Context, env Env, at string) (*evidenceRepos, error) {
-	p, conns, err := openProject(ctx, env)
+	p, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func (e *evidenceRepos) sourceRepo(ctx context.Context, name string) (*evidenceR
 	case c.Source.Kind != contracts.SourceGit:
 		return &evidenceRepo{Unavailable: fmt.Sprintf("repository %q names a directory source, not a git source", name)}, nil
 	}
-	snap, err := e.env.managed().Current(ctx, c)
+	snap, err := e.env.Managed().Current(ctx, c)
 	if errors.As(err, &ce) {
 		return &evidenceRepo{Unavailable: fmt.Sprintf("repository %q: %s", name, ce.Message)}, nil
 	} else if err != nil {

@@ -47,7 +47,7 @@ func ExportCtxfile(ctx context.Context, env Env, req CtxfileRequest) (*contracts
 	if err != nil {
 		return nil, err
 	}
-	p, conns, err := openProject(ctx, env)
+	p, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -115,14 +115,14 @@ func ExportCtxfile(ctx context.Context, env Env, req CtxfileRequest) (*contracts
 
 // ctxfileTargets is the named tree, else every declared tree, else the
 // tree at or above the command's directory.
-func ctxfileTargets(ctx context.Context, env Env, conns []sources.Connection, selector string) ([]treeTarget, error) {
+func ctxfileTargets(ctx context.Context, env Env, conns []sources.Connection, selector string) ([]TreeTarget, error) {
 	if selector != "" || len(conns) == 0 {
 		t, err := openExportTarget(ctx, env, conns, selector)
-		return []treeTarget{t}, err
+		return []TreeTarget{t}, err
 	}
-	var targets []treeTarget
+	var targets []TreeTarget
 	for _, c := range conns {
-		t, err := connTarget(ctx, env, c)
+		t, err := ConnTarget(ctx, env, c)
 		if err == nil {
 			err = requireVerified(env, t)
 		}
@@ -137,7 +137,7 @@ func ctxfileTargets(ctx context.Context, env Env, conns []sources.Connection, se
 // addCtxfileTrees reads each tree into the envelope's input and the
 // result, and returns when the trees' content was committed: the newest
 // HEAD commit time when every tree is a clean git checkout, else zero.
-func addCtxfileTrees(ctx context.Context, env Env, projectRoot string, targets []treeTarget, counter *export.Counter, in *export.CtxfileInput, res *contracts.ExportCtxfileResult) (time.Time, error) {
+func addCtxfileTrees(ctx context.Context, env Env, projectRoot string, targets []TreeTarget, counter *export.Counter, in *export.CtxfileInput, res *contracts.ExportCtxfileResult) (time.Time, error) {
 	var snapshot time.Time
 	allClean := true
 	for _, t := range targets {
@@ -159,7 +159,7 @@ func addCtxfileTrees(ctx context.Context, env Env, projectRoot string, targets [
 				prefix = meta.Path
 			}
 		}
-		ref := contracts.TreeRef{Root: t.Root, Selector: t.selector()}
+		ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
 		st, _, err := checkoutState(ctx, env, t.Root, projectRoot)
 		if err != nil {
 			return time.Time{}, err

@@ -36,7 +36,7 @@ func ExportLLMS(ctx context.Context, env Env, req LLMSRequest) (*contracts.Expor
 	if err != nil {
 		return nil, err
 	}
-	_, conns, err := openProject(ctx, env)
+	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func checkBaseURL(raw string) (string, error) {
 // relative from the output directory to the tree. A git source's snapshot
 // lies in machine state, which no published file should point into, so
 // its links are tree-relative, as if llms.txt sat at the tree's root.
-func llmsLink(baseURL, out string, t treeTarget) (func(string) string, error) {
+func llmsLink(baseURL, out string, t TreeTarget) (func(string) string, error) {
 	switch {
 	case baseURL != "":
 		return export.BaseURLLink(baseURL), nil

@@ -22,7 +22,7 @@ func ExportSite(ctx context.Context, env Env, req SiteRequest) (*contracts.Expor
 	if req.OutDir == "" {
 		return nil, contracts.Errorf(contracts.CodeUsage, "export site needs an output directory (-o <dir>)")
 	}
-	_, conns, err := openProject(ctx, env)
+	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func ExportSite(ctx context.Context, env Env, req SiteRequest) (*contracts.Expor
 
 // buildSite reads and renders a tree's site, with the result describing
 // it (without the output directory).
-func buildSite(ctx context.Context, env Env, t treeTarget) (*export.Site, *contracts.ExportSiteResult, error) {
+func buildSite(ctx context.Context, env Env, t TreeTarget) (*export.Site, *contracts.ExportSiteResult, error) {
 	et, err := readExportTree(t, nil)
 	if err != nil {
 		return nil, nil, err
@@ -65,7 +65,7 @@ func buildSite(ctx context.Context, env Env, t treeTarget) (*export.Site, *contr
 		return nil, nil, err
 	}
 	opts := export.SiteOptions{Title: et.title, Head: ref.Head, GeneratedAt: now.Format(time.RFC3339)}
-	if sel := t.selector(); !filepath.IsAbs(sel) {
+	if sel := t.Selector(); !filepath.IsAbs(sel) {
 		// A git source's URL; a directory's exact selector is an
 		// absolute path, which no published file carries.
 		opts.Selector = sel

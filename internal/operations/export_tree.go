@@ -26,13 +26,13 @@ type exportTree struct {
 // openExportTarget picks the tree an export of one tree reads: the named
 // one, else the default, as read does; a git source's snapshot must be one
 // sync accepted.
-func openExportTarget(ctx context.Context, env Env, conns []sources.Connection, selector string) (treeTarget, error) {
-	var t treeTarget
+func openExportTarget(ctx context.Context, env Env, conns []sources.Connection, selector string) (TreeTarget, error) {
+	var t TreeTarget
 	var err error
 	if selector != "" {
-		t, err = targetFor(ctx, env, conns, selector)
+		t, err = TargetFor(ctx, env, conns, selector)
 	} else {
-		t, err = defaultTarget(ctx, env, conns)
+		t, err = DefaultTarget(ctx, env, conns)
 	}
 	if err != nil {
 		return t, err
@@ -40,16 +40,16 @@ func openExportTarget(ctx context.Context, env Env, conns []sources.Connection, 
 	return t, requireVerified(env, t)
 }
 
-func requireVerified(env Env, t treeTarget) error {
+func requireVerified(env Env, t TreeTarget) error {
 	if t.Snapshot == nil {
 		return nil
 	}
-	return env.managed().RequireVerified(*t.Conn, t.Snapshot)
+	return env.Managed().RequireVerified(*t.Conn, t.Snapshot)
 }
 
 // readExportTree lists and prepares every document of a tree by the CLI's
 // walk rules (tree.Documents).
-func readExportTree(t treeTarget, counter *export.Counter) (*exportTree, error) {
+func readExportTree(t TreeTarget, counter *export.Counter) (*exportTree, error) {
 	entries, err := tree.Documents(t.Root)
 	if err != nil {
 		return nil, err
@@ -74,8 +74,8 @@ func readExportTree(t treeTarget, counter *export.Counter) (*exportTree, error) 
 
 // treeRef names the tree and, in git, the commit it was read at and
 // whether it had uncommitted changes, as read reports them.
-func treeRef(ctx context.Context, env Env, t treeTarget) (contracts.TreeRef, error) {
-	ref := contracts.TreeRef{Root: t.Root, Selector: t.selector()}
+func treeRef(ctx context.Context, env Env, t TreeTarget) (contracts.TreeRef, error) {
+	ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
 	res, err := sources.ResolveDirectory(ctx, env.Git, t.Root)
 	if err != nil {
 		return ref, err

@@ -447,7 +447,7 @@ func originRepository(origin string) string {
 // recordPublished makes the published commit the git source's current
 // snapshot, as a sync would find it.
 func recordPublished(ctx context.Context, env Env, s *contracts.Session) error {
-	return env.managed().RecordPublished(ctx, originRepository(s.Repository.Origin), s.TargetBranch, s.Subtree, s.Commit)
+	return env.Managed().RecordPublished(ctx, originRepository(s.Repository.Origin), s.TargetBranch, s.Subtree, s.Commit)
 }
 
 func refuse(s *contracts.Session, code contracts.ErrorCode, why string, paths []string) error {

@@ -46,7 +46,7 @@ func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult,
 		}
 		return initResult(ctx, env, root, title, false, true), nil
 	}
-	p, _, err := openProject(ctx, env)
+	p, _, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}

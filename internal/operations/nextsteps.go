@@ -125,7 +125,7 @@ func shellWord(s string) string {
 // DeclaredSteps are GitSteps for every directory tree the project declares
 // (what `hooks install` leaves to do: stage and commit them).
 func DeclaredSteps(ctx context.Context, env Env) []contracts.NextStep {
-	_, conns, err := openProject(ctx, env)
+	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil
 	}

@@ -52,7 +52,7 @@ func serve(ctx context.Context, env Env, req ServeRequest) error {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	_, conns, err := openProject(ctx, env)
+	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func serve(ctx context.Context, env Env, req ServeRequest) error {
 // servedHead is the commit checked out where a directory tree lives, so a
 // commit that changes no file of the tree still updates the footer's
 // commit and state ("" outside git; a git source's snapshot never moves).
-func servedHead(ctx context.Context, env Env, t treeTarget) string {
+func servedHead(ctx context.Context, env Env, t TreeTarget) string {
 	if t.Snapshot != nil {
 		return ""
 	}
@@ -124,7 +124,7 @@ func servedHead(ctx context.Context, env Env, t treeTarget) string {
 }
 
 // rebuildSite writes the site to out, replacing the previous build.
-func rebuildSite(ctx context.Context, env Env, t treeTarget, out string) (*contracts.ExportSiteResult, error) {
+func rebuildSite(ctx context.Context, env Env, t TreeTarget, out string) (*contracts.ExportSiteResult, error) {
 	site, res, err := buildSite(ctx, env, t)
 	if err != nil {
 		return nil, err

@@ -96,7 +96,7 @@ func BenchmarkSyncAtScale(b *testing.B) {
 		if err != nil || gc.SnapshotsRemoved != 1 {
 			b.Fatalf("gc: %+v %v", gc, err)
 		}
-		left := env.managed().SnapshotCount("acme/big")
+		left := env.Managed().SnapshotCount("acme/big")
 		afterPrune := diskUsage(b, home)
 		b.StartTimer()
 
