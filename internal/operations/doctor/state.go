@@ -1,4 +1,4 @@
-package operations
+package doctor
 
 import (
 	"context"
@@ -12,13 +12,14 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
 // checkState reports the state directory: private permissions, locks left
 // by processes that have exited, sessions that lost their parts, and the
 // disk caches and snapshots use.
-func checkState(ctx context.Context, env Env, missing bool, r *doctorReport) {
+func checkState(ctx context.Context, env operations.Env, missing bool, r *doctorReport) {
 	const area = "state"
 	root := env.Home.Root
 	if fi, err := os.Lstat(root); missing || errors.Is(err, fs.ErrNotExist) {
@@ -44,7 +45,7 @@ func checkState(ctx context.Context, env Env, missing bool, r *doctorReport) {
 	}
 	checkSessions(ctx, env, r)
 	caches, snaps, worktrees := sources.DirSize(filepath.Join(root, "repos")), sources.DirSize(filepath.Join(root, "snapshots")), sources.DirSize(filepath.Join(root, "worktrees"))
-	msg := fmt.Sprintf("caches %s, snapshots %s, session worktrees %s", HumanBytes(caches), HumanBytes(snaps), HumanBytes(worktrees))
+	msg := fmt.Sprintf("caches %s, snapshots %s, session worktrees %s", operations.HumanBytes(caches), operations.HumanBytes(snaps), operations.HumanBytes(worktrees))
 	if repos, err := env.Managed().CachedRepositories(); err == nil {
 		n := 0
 		for _, repo := range repos {
@@ -74,8 +75,8 @@ func unusableRoot(fi fs.FileInfo, err error) string {
 
 // checkSessions reports sessions whose worktree or branch was removed by
 // hand: their records stay until aborted or pruned.
-func checkSessions(ctx context.Context, env Env, r *doctorReport) {
-	list, err := ListSessions(ctx, env)
+func checkSessions(ctx context.Context, env operations.Env, r *doctorReport) {
+	list, err := operations.ListSessions(ctx, env)
 	if err != nil {
 		r.warn("state", "state.sessions", "cannot read the session records: "+errorText(err), "git context-tree write list")
 		return
@@ -136,7 +137,7 @@ func openPermissions(root string) []string {
 
 // staleLocks lists the tool's lock files whose owner has exited: the
 // state's locks and the project's configuration lock.
-func staleLocks(ctx context.Context, env Env) []string {
+func staleLocks(ctx context.Context, env operations.Env) []string {
 	paths, _ := filepath.Glob(filepath.Join(env.Home.Root, "locks", "*.lock"))
 	if p, err := sources.Discover(ctx, env.Git, env.Dir); err == nil && p.ConfigFile != "" {
 		paths = append(paths, p.ConfigFile+".lock")
@@ -156,7 +157,7 @@ func staleLocks(ctx context.Context, env Env) []string {
 // doctorFix makes the safe, local repairs: removes group and other
 // permissions in the state directory and reclaims stale locks. Nothing
 // else is touched.
-func doctorFix(ctx context.Context, env Env) ([]contracts.DoctorFix, error) {
+func doctorFix(ctx context.Context, env operations.Env) ([]contracts.DoctorFix, error) {
 	fixed := []contracts.DoctorFix{}
 	if fi, err := os.Lstat(env.Home.Root); err != nil || unusableRoot(fi, nil) != "" {
 		return fixed, nil // nothing of ours to repair (a missing root, or a path that is not our directory)

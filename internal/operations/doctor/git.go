@@ -1,4 +1,4 @@
-package operations
+package doctor
 
 import (
 	"context"
@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
 // checkGit reports git's version, the commit identity and the URL
 // rewrites that change where GitHub sources are fetched from. It reports
 // false when git cannot be run at all: nothing that needs it is checked.
-func checkGit(ctx context.Context, env Env, r *doctorReport) bool {
+func checkGit(ctx context.Context, env operations.Env, r *doctorReport) bool {
 	const area = "git"
 	minimum := fmt.Sprintf("%d.%d", git.MinVersion[0], git.MinVersion[1])
 	version, parsed, err := env.Git.Version(ctx)

@@ -1,4 +1,4 @@
-package operations
+package doctor
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/scheduler"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
@@ -15,9 +16,9 @@ import (
 // (and of the project, when it has any), whether the context-tree-*
 // skills are installed and match this binary, and skills installed both
 // for the project and for the user, which an agent then loads twice.
-func checkSkills(ctx context.Context, env Env, r *doctorReport) {
+func checkSkills(ctx context.Context, env operations.Env, r *doctorReport) {
 	const area = "skills"
-	global, err := ListSkills(ctx, env, SkillsRequest{})
+	global, err := operations.ListSkills(ctx, env, operations.SkillsRequest{})
 	if err != nil {
 		r.warn(area, "skills.user", "cannot inspect the agents' skills directories: "+errorText(err), "git context-tree skills list")
 		return
@@ -35,7 +36,7 @@ func checkSkills(ctx context.Context, env Env, r *doctorReport) {
 	if root == "" {
 		return
 	}
-	project, err := ListSkills(ctx, env, SkillsRequest{Project: root})
+	project, err := operations.ListSkills(ctx, env, operations.SkillsRequest{Project: root})
 	if err != nil {
 		r.warn(area, "skills.project", "cannot inspect the project's skills directories: "+errorText(err), "git context-tree skills list --project "+shellArg(root))
 		return
@@ -85,9 +86,9 @@ func checkSkillLocation(l contracts.SkillsLocation, fix, name string, r *doctorR
 // checkSchedules reports every cleanup schedule: loaded by the system
 // scheduler, its captured executables still there, its last outcome; and
 // on Linux whether the user manager outlives the login (lingering).
-func checkSchedules(ctx context.Context, env Env, r *doctorReport) {
+func checkSchedules(ctx context.Context, env operations.Env, r *doctorReport) {
 	const area = "schedules"
-	list, err := CleanupList(ctx, env, "")
+	list, err := operations.CleanupList(ctx, env, "")
 	if err != nil {
 		r.warn(area, "schedules.list", "cannot read the cleanup schedules: "+errorText(err), "git context-tree cleanup list")
 		return

@@ -1,10 +1,11 @@
-package operations
+package doctor
 
 import (
 	"context"
 	"os"
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/hostconfig"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
@@ -12,7 +13,7 @@ import (
 // this project (or user, for Codex), whether its context-tree entry is the
 // one `mcp config --write` writes. A file without the entry is fine: the
 // server is opt-in.
-func checkMCP(ctx context.Context, env Env, r *doctorReport) {
+func checkMCP(ctx context.Context, env operations.Env, r *doctorReport) {
 	const area = "mcp"
 	project := env.Dir
 	if p, err := sources.Discover(ctx, env.Git, env.Dir); err == nil {

@@ -1,4 +1,11 @@
-package operations
+// Package doctor is `git context-tree doctor`: it checks this machine's and
+// this project's setup area by area (git, the declared trees, the commit
+// hook, agent skills, cleanup schedules, the state directory, MCP host
+// entries), says for every line that is not ok the command that fixes it,
+// and with --fix makes the repairs that are safe and local. It builds on
+// internal/operations and the feature packages beside it; none of them
+// imports it.
+package doctor
 
 import (
 	"context"
@@ -7,20 +14,21 @@ import (
 	"os"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
-// DoctorRequest says whether doctor repairs what it safely can.
-type DoctorRequest struct {
+// Request says whether doctor repairs what it safely can.
+type Request struct {
 	Fix bool
 }
 
-// Doctor checks this machine's and this project's setup, area by area:
+// Run checks this machine's and this project's setup, area by area:
 // git, the project's declared trees, the commit hook, agent skills,
 // cleanup schedules, the state directory and MCP host entries. Every line
 // that is not ok carries the command that fixes it. With Fix, only repairs
 // that are safe and local are made first (state permissions, stale locks
 // whose owner has exited), and the report shows the state after them.
-func Doctor(ctx context.Context, env Env, req DoctorRequest) (*contracts.DoctorResult, error) {
+func Run(ctx context.Context, env operations.Env, req Request) (*contracts.DoctorResult, error) {
 	res := &contracts.DoctorResult{SchemaVersion: contracts.CLIVersion, OK: true, Fixed: []contracts.DoctorFix{}}
 	if req.Fix {
 		fixed, err := doctorFix(ctx, env)

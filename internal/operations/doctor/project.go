@@ -1,4 +1,4 @@
-package operations
+package doctor
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
@@ -19,9 +20,9 @@ const snapshotOld = 7 * 24 * time.Hour
 
 // checkProject reports the project's configuration, its declared trees
 // and, in a git checkout, its commit hook.
-func checkProject(ctx context.Context, env Env, r *doctorReport) {
+func checkProject(ctx context.Context, env operations.Env, r *doctorReport) {
 	const area = "project"
-	p, conns, err := OpenProject(ctx, env)
+	p, conns, err := operations.OpenProject(ctx, env)
 	if err != nil {
 		var ce *contracts.Error
 		if !errors.As(err, &ce) {
@@ -69,7 +70,7 @@ func checkSelectors(conns []sources.Connection, r *doctorReport) {
 // checkConnection reports one declared tree: it resolves (a directory
 // that exists, a git source whose snapshot holds its subtree and is
 // intact), a directory tree verifies, a git source's snapshot is recent.
-func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doctorReport) {
+func checkConnection(ctx context.Context, env operations.Env, c sources.Connection, r *doctorReport) {
 	const area = "project"
 	sel, name := shellArg(c.Exact), connLabel(c)
 	if c.Source.Kind == contracts.SourceGit {
@@ -78,7 +79,7 @@ func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doct
 			r.warn(area, "project.sync", name+": never synced on this machine", "git context-tree sync "+sel)
 			return
 		}
-		if _, err := ResolveConnection(ctx, env, c); err != nil {
+		if _, err := operations.ResolveConnection(ctx, env, c); err != nil {
 			// A subtree the branch's snapshot does not hold yet (connected
 			// after the last sync) is a sync away, like a source never
 			// synced; a snapshot sync rejected is broken.
@@ -90,7 +91,7 @@ func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doct
 			return
 		}
 		age := time.Since(rec.At)
-		msg := fmt.Sprintf("%s: snapshot of %s synced %s ago", name, abbrev(rec.Commit), HumanAge(age))
+		msg := fmt.Sprintf("%s: snapshot of %s synced %s ago", name, abbrev(rec.Commit), operations.HumanAge(age))
 		if age > snapshotOld {
 			r.warn(area, "project.sync", msg, "git context-tree sync "+sel)
 			return
@@ -98,7 +99,7 @@ func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doct
 		r.ok(area, "project.sync", msg)
 		return
 	}
-	if _, err := ResolveConnection(ctx, env, c); err != nil {
+	if _, err := operations.ResolveConnection(ctx, env, c); err != nil {
 		fix := "git context-tree resolve " + sel
 		if errorCode(err) == contracts.CodeTreeNotFound {
 			fix = "git context-tree init " + shellArg(c.Source.Path) + "  # or: git context-tree disconnect " + sel
@@ -106,7 +107,7 @@ func checkConnection(ctx context.Context, env Env, c sources.Connection, r *doct
 		r.fail(area, "project.resolve", name+": "+errorText(err), fix, c.Dir)
 		return
 	}
-	rep, err := Verify(ctx, env, []string{c.Exact}, tree.VerifyOptions{})
+	rep, err := operations.Verify(ctx, env, []string{c.Exact}, tree.VerifyOptions{})
 	if err != nil {
 		r.fail(area, "project.tree", name+": "+errorText(err), "git context-tree verify "+sel)
 		return
@@ -136,9 +137,9 @@ func connLabel(c sources.Connection) string {
 
 // checkHook reports whether git runs the tree check on commits here, and
 // whether the hook will find the binary.
-func checkHook(ctx context.Context, env Env, p *sources.Project, conns []sources.Connection, r *doctorReport) {
+func checkHook(ctx context.Context, env operations.Env, p *sources.Project, conns []sources.Connection, r *doctorReport) {
 	const area = "hook"
-	st, err := HooksStatus(ctx, env)
+	st, err := operations.HooksStatus(ctx, env)
 	switch {
 	case err != nil:
 		r.fail(area, "hook.status", errorText(err), "git context-tree hooks status")
@@ -173,7 +174,7 @@ func checkHook(ctx context.Context, env Env, p *sources.Project, conns []sources
 // the trees the hook protects.
 func declaresDirectoryIn(conns []sources.Connection, checkout string) bool {
 	for _, c := range conns {
-		if c.Source.Kind == contracts.SourceDirectory && Within(c.Dir, checkout) {
+		if c.Source.Kind == contracts.SourceDirectory && operations.Within(c.Dir, checkout) {
 			return true
 		}
 	}
