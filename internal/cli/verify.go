@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/hooks"
 	"github.com/git-context-tree/git-context-tree/internal/operations/staged"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
@@ -64,7 +65,7 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 	if cmd.At != "" {
 		return contracts.Errorf(contracts.CodeUsage, "verify --staged --evidence judges the commit being made; --at cannot be combined with --staged")
 	}
-	judges, why, err := operations.HookJudges(c, c.Env, cmd.Hook)
+	judges, why, err := hooks.Judges(c, c.Env, cmd.Hook)
 	if err != nil {
 		return err
 	}

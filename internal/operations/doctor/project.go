@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/hooks"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
@@ -139,7 +140,7 @@ func connLabel(c sources.Connection) string {
 // whether the hook will find the binary.
 func checkHook(ctx context.Context, env operations.Env, p *sources.Project, conns []sources.Connection, r *doctorReport) {
 	const area = "hook"
-	st, err := operations.HooksStatus(ctx, env)
+	st, err := hooks.Status(ctx, env)
 	switch {
 	case err != nil:
 		r.fail(area, "hook.status", errorText(err), "git context-tree hooks status")

@@ -1,4 +1,4 @@
-package operations
+package hooks
 
 import (
 	"context"
@@ -7,9 +7,10 @@ import (
 	"slices"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
-// HookJudges says whether `verify --staged --hook <hook>` has a commit to
+// Judges says whether `verify --staged --hook <hook>` has a commit to
 // judge, and if not, why (a note for the report). pre-commit,
 // pre-merge-commit and pre-applypatch always do: git runs them with the
 // content about to be committed in the index. prepare-commit-msg runs for
@@ -20,7 +21,7 @@ import (
 // in the git directory shows: CHERRY_PICK_HEAD, REVERT_HEAD, MERGE_MSG
 // without MERGE_HEAD (a revert or cherry-pick writes the message there),
 // sequencer/ (several picks), rebase-merge/ or rebase-apply/.
-func HookJudges(ctx context.Context, env Env, hook string) (bool, string, error) {
+func Judges(ctx context.Context, env operations.Env, hook string) (bool, string, error) {
 	if hook != "" && !slices.Contains(hookNames, hook) {
 		return false, "", contracts.Errorf(contracts.CodeUsage, "--hook %q: the check runs in %v", hook, hookNames)
 	}
@@ -29,7 +30,7 @@ func HookJudges(ctx context.Context, env Env, hook string) (bool, string, error)
 	}
 	dir, err := env.Git.GitDir(ctx, env.Dir)
 	if err != nil {
-		return false, "", gitErr(err)
+		return false, "", operations.GitError(err)
 	}
 	if exists(filepath.Join(dir, "MERGE_HEAD")) {
 		return false, "a merge: judged by pre-merge-commit or pre-commit", nil

@@ -1,4 +1,11 @@
-package operations
+// Package hooks is `git context-tree hooks`: it installs, removes and
+// reports the shim that makes git run `verify --staged` for commits,
+// merges, cherry-picks, rebases and git am (chaining foreign hooks, and
+// deferring to husky, lefthook or the pre-commit framework when one manages
+// the repository), judges whether a hook invocation has a commit to check,
+// and says what is left to make a tree committed and checked (GitSteps).
+// It builds on internal/operations, which never imports it.
+package hooks
 
 import (
 	"bytes"
@@ -9,9 +16,10 @@ import (
 	"path/filepath"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/hooks"
+	shim "github.com/git-context-tree/git-context-tree/hooks"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -43,17 +51,17 @@ type hookSite struct {
 func (s *hookSite) path(name string) string  { return filepath.Join(s.hooksDir, name) }
 func (s *hookSite) local(name string) string { return filepath.Join(s.hooksDir, name+".local") }
 
-func findHookSite(ctx context.Context, env Env) (*hookSite, error) {
+func findHookSite(ctx context.Context, env operations.Env) (*hookSite, error) {
 	top, err := env.Git.Toplevel(ctx, git.Invoking, env.Dir)
 	if err != nil {
-		return nil, gitErr(err)
+		return nil, operations.GitError(err)
 	}
 	if top == "" {
 		return nil, contracts.Errorf(contracts.CodeNoRepository, "%s is not in a git work tree; hooks belong to a repository", env.Dir)
 	}
 	dir, _, err := env.Git.HooksDir(ctx, env.Dir)
 	if err != nil {
-		return nil, gitErr(err)
+		return nil, operations.GitError(err)
 	}
 	s := &hookSite{top: top, hooksDir: dir}
 	s.manager = detectManager(top, dir) // both as git prints them
@@ -62,7 +70,7 @@ func findHookSite(ctx context.Context, env Env) (*hookSite, error) {
 
 // outsideRepository reports a hooks directory outside the work tree and the
 // git dir: a global core.hooksPath shared by every repository.
-func (s *hookSite) outsideRepository(ctx context.Context, env Env) bool {
+func (s *hookSite) outsideRepository(ctx context.Context, env operations.Env) bool {
 	_, common, err := env.Git.HooksDir(ctx, env.Dir)
 	if err != nil {
 		return false
@@ -82,7 +90,7 @@ func (s *hookSite) shim(name string) (ours bool, version int, executable bool) {
 		return false, 0, false
 	}
 	content, _ := os.ReadFile(p)
-	version, ours = hooks.Version(content)
+	version, ours = shim.Version(content)
 	return ours, version, fi.Mode().Perm()&0o111 != 0
 }
 
@@ -171,9 +179,9 @@ func (s *hookSite) anyShim() bool {
 	return false
 }
 
-// HooksStatus reports whether git will run the tree check on commits and
+// Status reports whether git will run the tree check on commits and
 // merges, hook by hook.
-func HooksStatus(ctx context.Context, env Env) (*contracts.HooksResult, error) {
+func Status(ctx context.Context, env operations.Env) (*contracts.HooksResult, error) {
 	s, err := findHookSite(ctx, env)
 	if err != nil {
 		return nil, err
@@ -183,12 +191,12 @@ func HooksStatus(ctx context.Context, env Env) (*contracts.HooksResult, error) {
 	return r, nil
 }
 
-// HooksInstall installs the shim as every hook of hookNames where git runs
+// Install installs the shim as every hook of hookNames where git runs
 // hooks. A hook manager in use gets the lines to add to its configuration
 // instead (unless force); a foreign hook under any of the names is refused
 // before anything is written (force keeps it as <name>.local, run first);
 // reinstalling is byte-identical and an older shim is upgraded.
-func HooksInstall(ctx context.Context, env Env, force bool) (*contracts.HooksResult, error) {
+func Install(ctx context.Context, env operations.Env, force bool) (*contracts.HooksResult, error) {
 	s, err := findHookSite(ctx, env)
 	if err != nil {
 		return nil, err
@@ -233,7 +241,7 @@ func HooksInstall(ctx context.Context, env Env, force bool) (*contracts.HooksRes
 		ours, _, executable := s.shim(name)
 		existing, _ := os.ReadFile(p)
 		switch {
-		case ours && executable && bytes.Equal(existing, hooks.PreCommit):
+		case ours && executable && bytes.Equal(existing, shim.PreCommit):
 			actions[name] = contracts.HookUnchanged
 			continue
 		case ours:
@@ -247,7 +255,7 @@ func HooksInstall(ctx context.Context, env Env, force bool) (*contracts.HooksRes
 				return nil, contracts.Errorf(contracts.CodeIO, "cannot keep %s as %s: %v", p, s.local(name), err)
 			}
 		}
-		if err := atomicfile.Write(p, hooks.PreCommit, 0o755); err != nil {
+		if err := atomicfile.Write(p, shim.PreCommit, 0o755); err != nil {
 			return nil, contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", p, err)
 		}
 		if err := os.Chmod(p, 0o755); err != nil {
@@ -270,8 +278,8 @@ func HooksInstall(ctx context.Context, env Env, force bool) (*contracts.HooksRes
 	return r, nil
 }
 
-// HooksUninstall removes our shims only, restoring each chained hook.
-func HooksUninstall(ctx context.Context, env Env) (*contracts.HooksResult, error) {
+// Uninstall removes our shims only, restoring each chained hook.
+func Uninstall(ctx context.Context, env operations.Env) (*contracts.HooksResult, error) {
 	s, err := findHookSite(ctx, env)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package operations
+package hooks
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/operations/staged"
 )
 
@@ -14,7 +15,7 @@ import (
 // configuration declares, so with none declared there (the configuration
 // never staged, or declaring only git sources) an "effective" hook lets
 // every tree through, or relies on the work tree's configuration.
-func judgeDeclared(ctx context.Context, env Env, s *hookSite, r *contracts.HooksResult) {
+func judgeDeclared(ctx context.Context, env operations.Env, s *hookSite, r *contracts.HooksResult) {
 	if !r.Effective {
 		return
 	}
