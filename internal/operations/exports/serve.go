@@ -1,4 +1,4 @@
-package operations
+package exports
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -36,7 +37,7 @@ type ServeRequest struct {
 // returns nil. A signal that comes before the first build is served
 // stops it the same way: git commands end with ctx, and their failure is
 // the stop, not an error.
-func Serve(ctx context.Context, env Env, req ServeRequest) error {
+func Serve(ctx context.Context, env operations.Env, req ServeRequest) error {
 	err := serve(ctx, env, req)
 	if err != nil && ctx.Err() != nil {
 		return nil
@@ -44,7 +45,7 @@ func Serve(ctx context.Context, env Env, req ServeRequest) error {
 	return err
 }
 
-func serve(ctx context.Context, env Env, req ServeRequest) error {
+func serve(ctx context.Context, env operations.Env, req ServeRequest) error {
 	if req.Port < 0 || req.Port > 65535 {
 		return contracts.Errorf(contracts.CodeUsage, "--port must be between 0 and 65535")
 	}
@@ -52,7 +53,7 @@ func serve(ctx context.Context, env Env, req ServeRequest) error {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	_, conns, err := OpenProject(ctx, env)
+	_, conns, err := operations.OpenProject(ctx, env)
 	if err != nil {
 		return err
 	}
@@ -115,7 +116,7 @@ func serve(ctx context.Context, env Env, req ServeRequest) error {
 // servedHead is the commit checked out where a directory tree lives, so a
 // commit that changes no file of the tree still updates the footer's
 // commit and state ("" outside git; a git source's snapshot never moves).
-func servedHead(ctx context.Context, env Env, t TreeTarget) string {
+func servedHead(ctx context.Context, env operations.Env, t operations.TreeTarget) string {
 	if t.Snapshot != nil {
 		return ""
 	}
@@ -124,7 +125,7 @@ func servedHead(ctx context.Context, env Env, t TreeTarget) string {
 }
 
 // rebuildSite writes the site to out, replacing the previous build.
-func rebuildSite(ctx context.Context, env Env, t TreeTarget, out string) (*contracts.ExportSiteResult, error) {
+func rebuildSite(ctx context.Context, env operations.Env, t operations.TreeTarget, out string) (*contracts.ExportSiteResult, error) {
 	site, res, err := buildSite(ctx, env, t)
 	if err != nil {
 		return nil, err

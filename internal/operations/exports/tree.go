@@ -1,4 +1,4 @@
-package operations
+package exports
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/export"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/redact"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
@@ -26,13 +27,13 @@ type exportTree struct {
 // openExportTarget picks the tree an export of one tree reads: the named
 // one, else the default, as read does; a git source's snapshot must be one
 // sync accepted.
-func openExportTarget(ctx context.Context, env Env, conns []sources.Connection, selector string) (TreeTarget, error) {
-	var t TreeTarget
+func openExportTarget(ctx context.Context, env operations.Env, conns []sources.Connection, selector string) (operations.TreeTarget, error) {
+	var t operations.TreeTarget
 	var err error
 	if selector != "" {
-		t, err = TargetFor(ctx, env, conns, selector)
+		t, err = operations.TargetFor(ctx, env, conns, selector)
 	} else {
-		t, err = DefaultTarget(ctx, env, conns)
+		t, err = operations.DefaultTarget(ctx, env, conns)
 	}
 	if err != nil {
 		return t, err
@@ -40,7 +41,7 @@ func openExportTarget(ctx context.Context, env Env, conns []sources.Connection, 
 	return t, requireVerified(env, t)
 }
 
-func requireVerified(env Env, t TreeTarget) error {
+func requireVerified(env operations.Env, t operations.TreeTarget) error {
 	if t.Snapshot == nil {
 		return nil
 	}
@@ -49,7 +50,7 @@ func requireVerified(env Env, t TreeTarget) error {
 
 // readExportTree lists and prepares every document of a tree by the CLI's
 // walk rules (tree.Documents).
-func readExportTree(t TreeTarget, counter *export.Counter) (*exportTree, error) {
+func readExportTree(t operations.TreeTarget, counter *export.Counter) (*exportTree, error) {
 	entries, err := tree.Documents(t.Root)
 	if err != nil {
 		return nil, err
@@ -74,7 +75,7 @@ func readExportTree(t TreeTarget, counter *export.Counter) (*exportTree, error) 
 
 // treeRef names the tree and, in git, the commit it was read at and
 // whether it had uncommitted changes, as read reports them.
-func treeRef(ctx context.Context, env Env, t TreeTarget) (contracts.TreeRef, error) {
+func treeRef(ctx context.Context, env operations.Env, t operations.TreeTarget) (contracts.TreeRef, error) {
 	ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
 	res, err := sources.ResolveDirectory(ctx, env.Git, t.Root)
 	if err != nil {
@@ -90,7 +91,7 @@ func treeRef(ctx context.Context, env Env, t TreeTarget) (contracts.TreeRef, err
 // checkoutState is git's view of the checkout holding dir, nil outside
 // git. The project's .ctxfile directory is left out of dirtiness, so
 // writing the envelope never makes the next export differ.
-func checkoutState(ctx context.Context, env Env, dir, projectRoot string) (*git.BranchState, string, error) {
+func checkoutState(ctx context.Context, env operations.Env, dir, projectRoot string) (*git.BranchState, string, error) {
 	top, err := env.Git.Toplevel(ctx, git.Isolated, dir)
 	if err != nil {
 		return nil, "", contracts.Errorf(contracts.CodeGit, "%v", err)

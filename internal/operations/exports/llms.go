@@ -1,4 +1,4 @@
-package operations
+package exports
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 	"github.com/git-context-tree/git-context-tree/internal/export"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -23,8 +24,8 @@ type LLMSRequest struct {
 	MaxTokens int
 }
 
-// ExportLLMS writes llms.txt and llms-full.txt for one tree.
-func ExportLLMS(ctx context.Context, env Env, req LLMSRequest) (*contracts.ExportLLMSResult, error) {
+// LLMS writes llms.txt and llms-full.txt for one tree.
+func LLMS(ctx context.Context, env operations.Env, req LLMSRequest) (*contracts.ExportLLMSResult, error) {
 	if req.MaxTokens < 0 {
 		return nil, contracts.Errorf(contracts.CodeUsage, "--max-tokens must be positive")
 	}
@@ -36,7 +37,7 @@ func ExportLLMS(ctx context.Context, env Env, req LLMSRequest) (*contracts.Expor
 	if err != nil {
 		return nil, err
 	}
-	_, conns, err := OpenProject(ctx, env)
+	_, conns, err := operations.OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +131,7 @@ func checkBaseURL(raw string) (string, error) {
 // relative from the output directory to the tree. A git source's snapshot
 // lies in machine state, which no published file should point into, so
 // its links are tree-relative, as if llms.txt sat at the tree's root.
-func llmsLink(baseURL, out string, t TreeTarget) (func(string) string, error) {
+func llmsLink(baseURL, out string, t operations.TreeTarget) (func(string) string, error) {
 	switch {
 	case baseURL != "":
 		return export.BaseURLLink(baseURL), nil

@@ -1,4 +1,4 @@
-package operations
+package exports
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
 // Serve answers on loopback, refuses another Host, rebuilds after a
@@ -31,7 +32,7 @@ func TestServeRebuildsAndStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := Env{Dir: dir, Git: git.New(), Home: home}
+	env := operations.Env{Dir: dir, Git: git.New(), Home: home}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	url, rebuilt, done := startServe(t, ctx, env, root)
@@ -64,7 +65,7 @@ func TestServeRebuildsAndStops(t *testing.T) {
 // startServe runs Serve on root, polling every 10 ms, until ctx ends; it
 // returns once the site is served, with its URL, each rebuild's error and
 // Serve's result.
-func startServe(t *testing.T, ctx context.Context, env Env, root string) (url string, rebuilt, done chan error) {
+func startServe(t *testing.T, ctx context.Context, env operations.Env, root string) (url string, rebuilt, done chan error) {
 	t.Helper()
 	ready := make(chan contracts.ServeResult, 1)
 	rebuilt, done = make(chan error, 16), make(chan error, 1)
@@ -138,7 +139,7 @@ func TestServeStoppedBeforeServing(t *testing.T) {
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: filepath.Join(dir, "home")}}
+	env := operations.Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: filepath.Join(dir, "home")}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	err := Serve(ctx, env, ServeRequest{Selector: root, Ready: func(contracts.ServeResult) { t.Error("served after the stop") }})
@@ -171,7 +172,7 @@ func TestServeRebuildsOnACommit(t *testing.T) {
 	}
 	gitIn("add", "tree")
 	gitIn("commit", "-q", "-m", "first")
-	env := Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: filepath.Join(dir, "home")}}
+	env := operations.Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: filepath.Join(dir, "home")}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	url, rebuilt, done := startServe(t, ctx, env, root)

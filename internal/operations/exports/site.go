@@ -1,4 +1,4 @@
-package operations
+package exports
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/export"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -16,13 +17,13 @@ type SiteRequest struct {
 	OutDir   string
 }
 
-// ExportSite writes the static site of one tree to a directory, replacing
+// Site writes the static site of one tree to a directory, replacing
 // a previous export there as a whole.
-func ExportSite(ctx context.Context, env Env, req SiteRequest) (*contracts.ExportSiteResult, error) {
+func Site(ctx context.Context, env operations.Env, req SiteRequest) (*contracts.ExportSiteResult, error) {
 	if req.OutDir == "" {
 		return nil, contracts.Errorf(contracts.CodeUsage, "export site needs an output directory (-o <dir>)")
 	}
-	_, conns, err := OpenProject(ctx, env)
+	_, conns, err := operations.OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +52,7 @@ func ExportSite(ctx context.Context, env Env, req SiteRequest) (*contracts.Expor
 
 // buildSite reads and renders a tree's site, with the result describing
 // it (without the output directory).
-func buildSite(ctx context.Context, env Env, t TreeTarget) (*export.Site, *contracts.ExportSiteResult, error) {
+func buildSite(ctx context.Context, env operations.Env, t operations.TreeTarget) (*export.Site, *contracts.ExportSiteResult, error) {
 	et, err := readExportTree(t, nil)
 	if err != nil {
 		return nil, nil, err

@@ -1,4 +1,4 @@
-package operations
+package exports
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/treegen"
 )
 
@@ -30,10 +31,10 @@ func BenchmarkExportLLMS(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			env := Env{Dir: dir, Git: git.New(), Home: home}
+			env := operations.Env{Dir: dir, Git: git.New(), Home: home}
 			b.ResetTimer()
 			for b.Loop() {
-				res, err := ExportLLMS(context.Background(), env, LLMSRequest{Selector: root, OutDir: filepath.Join(dir, "out"), MaxTokens: bc.max})
+				res, err := LLMS(context.Background(), env, LLMSRequest{Selector: root, OutDir: filepath.Join(dir, "out"), MaxTokens: bc.max})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -62,10 +63,10 @@ func BenchmarkExportSite(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	env := Env{Dir: dir, Git: git.New(), Home: home}
+	env := operations.Env{Dir: dir, Git: git.New(), Home: home}
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := ExportSite(context.Background(), env, SiteRequest{Selector: root, OutDir: filepath.Join(dir, "site")})
+		res, err := Site(context.Background(), env, SiteRequest{Selector: root, OutDir: filepath.Join(dir, "site")})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package operations
+package exports
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/buildinfo"
 	"github.com/git-context-tree/git-context-tree/internal/export"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
@@ -40,14 +41,14 @@ type CtxfileRequest struct {
 // FullProfileWarning is what the CLI prints, loudly, for profile full.
 const FullProfileWarning = "profile full puts the body of every document into .ctxfile/context.json: committing it publishes everything in the tree, member notes included, to everyone with clone access"
 
-// ExportCtxfile builds the .ctxfile envelope of the project's trees and
+// Ctxfile builds the .ctxfile envelope of the project's trees and
 // writes, prints or checks it.
-func ExportCtxfile(ctx context.Context, env Env, req CtxfileRequest) (*contracts.ExportCtxfileResult, error) {
+func Ctxfile(ctx context.Context, env operations.Env, req CtxfileRequest) (*contracts.ExportCtxfileResult, error) {
 	counter, err := export.NewCounter(req.Encoding)
 	if err != nil {
 		return nil, err
 	}
-	p, conns, err := OpenProject(ctx, env)
+	p, conns, err := operations.OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -115,14 +116,14 @@ func ExportCtxfile(ctx context.Context, env Env, req CtxfileRequest) (*contracts
 
 // ctxfileTargets is the named tree, else every declared tree, else the
 // tree at or above the command's directory.
-func ctxfileTargets(ctx context.Context, env Env, conns []sources.Connection, selector string) ([]TreeTarget, error) {
+func ctxfileTargets(ctx context.Context, env operations.Env, conns []sources.Connection, selector string) ([]operations.TreeTarget, error) {
 	if selector != "" || len(conns) == 0 {
 		t, err := openExportTarget(ctx, env, conns, selector)
-		return []TreeTarget{t}, err
+		return []operations.TreeTarget{t}, err
 	}
-	var targets []TreeTarget
+	var targets []operations.TreeTarget
 	for _, c := range conns {
-		t, err := ConnTarget(ctx, env, c)
+		t, err := operations.ConnTarget(ctx, env, c)
 		if err == nil {
 			err = requireVerified(env, t)
 		}
@@ -137,7 +138,7 @@ func ctxfileTargets(ctx context.Context, env Env, conns []sources.Connection, se
 // addCtxfileTrees reads each tree into the envelope's input and the
 // result, and returns when the trees' content was committed: the newest
 // HEAD commit time when every tree is a clean git checkout, else zero.
-func addCtxfileTrees(ctx context.Context, env Env, projectRoot string, targets []TreeTarget, counter *export.Counter, in *export.CtxfileInput, res *contracts.ExportCtxfileResult) (time.Time, error) {
+func addCtxfileTrees(ctx context.Context, env operations.Env, projectRoot string, targets []operations.TreeTarget, counter *export.Counter, in *export.CtxfileInput, res *contracts.ExportCtxfileResult) (time.Time, error) {
 	var snapshot time.Time
 	allClean := true
 	for _, t := range targets {
