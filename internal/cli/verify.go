@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/evidence"
 	"github.com/git-context-tree/git-context-tree/internal/operations/hooks"
 	"github.com/git-context-tree/git-context-tree/internal/operations/staged"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
@@ -47,7 +48,7 @@ func (cmd *verifyCmd) Run(c *Context) error {
 		return err
 	}
 	if cmd.Evidence {
-		if err := operations.VerifyEvidence(c, c.Env, rep, cmd.At); err != nil {
+		if err := evidence.Verify(c, c.Env, rep, cmd.At); err != nil {
 			return err
 		}
 	}

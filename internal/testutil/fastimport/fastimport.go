@@ -1,4 +1,6 @@
-package operations
+// Package fastimport writes generated git histories for benchmarks through
+// git fast-import.
+package fastimport
 
 import (
 	"bufio"
@@ -7,10 +9,10 @@ import (
 	"testing"
 )
 
-// fastImport starts `git fast-import --quiet args…` in dir for a benchmark
-// to write a generated history into; done flushes the stream and waits for
-// git to have written it.
-func fastImport(b *testing.B, dir string, args ...string) (w *bufio.Writer, done func()) {
+// Start starts `git fast-import --quiet args…` in dir for a benchmark to
+// write a generated history into; done flushes the stream and waits for git
+// to have written it.
+func Start(b *testing.B, dir string, args ...string) (w *bufio.Writer, done func()) {
 	b.Helper()
 	cmd := exec.Command("git", append([]string{"fast-import", "--quiet"}, args...)...)
 	cmd.Dir = dir

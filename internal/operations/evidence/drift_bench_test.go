@@ -1,4 +1,4 @@
-package operations
+package evidence
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/testutil/fastimport"
 )
 
 // BenchmarkDrift is the issue 19 goal: drift over a tree of 5,000
@@ -38,7 +40,7 @@ func BenchmarkDrift(b *testing.B) {
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	env := Env{Dir: repo, Git: &git.Git{Path: wrapper}, Home: &state.Home{Root: filepath.Join(dir, "home")}, LockWait: time.Second}
+	env := operations.Env{Dir: repo, Git: &git.Git{Path: wrapper}, Home: &state.Home{Root: filepath.Join(dir, "home")}, LockWait: time.Second}
 	b.ResetTimer()
 	for b.Loop() {
 		os.Remove(counter)
@@ -66,7 +68,7 @@ const driftFiles, driftLines = 2000, 200
 // two files, and returns the ids of ten commits spread from the first on.
 func generateDriftRepo(b *testing.B, repo string, commits int) []string {
 	marks := filepath.Join(repo, "marks")
-	w, done := fastImport(b, repo, "--export-marks="+marks)
+	w, done := fastimport.Start(b, repo, "--export-marks="+marks)
 	files := make([][]string, driftFiles)
 	for i := range files {
 		files[i] = make([]string, driftLines)

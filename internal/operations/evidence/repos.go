@@ -1,4 +1,4 @@
-package operations
+package evidence
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
@@ -25,15 +26,15 @@ type evidenceRepo struct {
 
 // evidenceRepos resolves and remembers the repositories of one command.
 type evidenceRepos struct {
-	env     Env
+	env     operations.Env
 	project *sources.Project
 	conns   []sources.Connection
 	at      string // --at: the project revision checked ("" for HEAD)
 	byName  map[string]*evidenceRepo
 }
 
-func newEvidenceRepos(ctx context.Context, env Env, at string) (*evidenceRepos, error) {
-	p, conns, err := OpenProject(ctx, env)
+func newEvidenceRepos(ctx context.Context, env operations.Env, at string) (*evidenceRepos, error) {
+	p, conns, err := operations.OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func (e *evidenceRepos) projectRepo(ctx context.Context) (*evidenceRepo, error) 
 			}
 			return nil, contracts.Errorf(contracts.CodeNoRepository, "%s has no commit yet: evidence is read from HEAD", top)
 		}
-		return nil, gitFailure(err)
+		return nil, operations.GitError(err)
 	}
 	return &evidenceRepo{Repo: repo, Head: strings.TrimSpace(string(out))}, nil
 }
@@ -107,14 +108,6 @@ func (e *evidenceRepos) sourceRepo(ctx context.Context, name string) (*evidenceR
 	return &evidenceRepo{Repo: git.Repo{GitDir: snap.Cache}, Head: snap.Commit}, nil
 }
 
-func gitFailure(err error) error {
-	var ce *contracts.Error
-	if err == nil || errors.As(err, &ce) {
-		return err
-	}
-	return contracts.Errorf(contracts.CodeGit, "%v", err)
-}
-
 // citedFile is one file of a repository at a commit, as evidence reads it.
 type citedFile struct {
 	Mode    string // "" when missing
@@ -129,7 +122,7 @@ type citedFile struct {
 func readCited(ctx context.Context, g *git.Git, repo git.Repo, commit string, paths []string) (map[string]*citedFile, error) {
 	b, err := g.OpenRepoObjects(ctx, repo)
 	if err != nil {
-		return nil, gitFailure(err)
+		return nil, operations.GitError(err)
 	}
 	defer b.Close()
 	dirs := map[string]bool{}
@@ -147,7 +140,7 @@ func readCited(ctx context.Context, g *git.Git, repo git.Repo, commit string, pa
 	}
 	trees, err := b.Read(dirNames)
 	if err != nil {
-		return nil, gitFailure(err)
+		return nil, operations.GitError(err)
 	}
 	modes := map[string]map[string]string{}
 	for i, t := range trees {
@@ -170,7 +163,7 @@ func readCited(ctx context.Context, g *git.Git, repo git.Repo, commit string, pa
 	}
 	objs, err := b.Read(names)
 	if err != nil {
-		return nil, gitFailure(err)
+		return nil, operations.GitError(err)
 	}
 	for i, o := range objs {
 		if o.ID == "" {

@@ -1,4 +1,4 @@
-package operations
+package evidence
 
 import (
 	"context"
@@ -6,17 +6,18 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/evidence"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
-// VerifyEvidence adds to each verified tree of rep the findings of its
+// Verify adds to each verified tree of rep the findings of its
 // documents' sources read from git: every cited file exists at HEAD (or
 // at, a revision of the project's repository; git sources are read at
 // their synced commit), its line range is in bounds and its digest
 // matches (EVIDENCE_MISSING, EVIDENCE_RANGE, EVIDENCE_CHANGED,
 // EVIDENCE_UNSUPPORTED, EVIDENCE_UNAVAILABLE). Malformed entries are
 // plain verify's EVIDENCE_INVALID already.
-func VerifyEvidence(ctx context.Context, env Env, rep *contracts.VerifyReport, at string) error {
+func Verify(ctx context.Context, env operations.Env, rep *contracts.VerifyReport, at string) error {
 	repos, err := newEvidenceRepos(ctx, env, at)
 	if err != nil {
 		return err
@@ -48,7 +49,7 @@ type citation struct {
 
 // checkSources checks every well-formed entry of docs, reading each
 // repository's files once.
-func checkSources(ctx context.Context, env Env, repos *evidenceRepos, docs []tree.Citing) ([]contracts.Finding, error) {
+func checkSources(ctx context.Context, env operations.Env, repos *evidenceRepos, docs []tree.Citing) ([]contracts.Finding, error) {
 	groups, order, err := groupByRepo(ctx, repos, docs)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package operations
+package evidence
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
@@ -18,8 +19,8 @@ import (
 // or with lines the line range carried through every commit's hunks,
 // renames followed. Entries that cannot be compared (no commit, an
 // unknown one, an unavailable repository) are reported too.
-func Drift(ctx context.Context, env Env, args []string, since string) (*contracts.DriftReport, error) {
-	_, conns, err := OpenProject(ctx, env)
+func Drift(ctx context.Context, env operations.Env, args []string, since string) (*contracts.DriftReport, error) {
+	_, conns, err := operations.OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +49,7 @@ func Drift(ctx context.Context, env Env, args []string, since string) (*contract
 	return rep, nil
 }
 
-func driftTree(ctx context.Context, env Env, repos *evidenceRepos, t TreeTarget, since string) (*contracts.DriftTree, error) {
+func driftTree(ctx context.Context, env operations.Env, repos *evidenceRepos, t operations.TreeTarget, since string) (*contracts.DriftTree, error) {
 	docs, err := tree.CitingDocuments(t.Root)
 	if err != nil {
 		return nil, err
@@ -117,10 +118,10 @@ func driftSource(t *trace, r *evidenceRepo) contracts.DriftSource {
 // evidenceTargets chooses trees as verify does: those named, else every
 // declared source (git sources without a snapshot left out), else the
 // tree at or above the command's directory.
-func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, args []string) ([]TreeTarget, error) {
-	var out []TreeTarget
+func evidenceTargets(ctx context.Context, env operations.Env, conns []sources.Connection, args []string) ([]operations.TreeTarget, error) {
+	var out []operations.TreeTarget
 	seen := map[string]bool{}
-	add := func(t TreeTarget) {
+	add := func(t operations.TreeTarget) {
 		if !seen[t.Root] {
 			seen[t.Root] = true
 			out = append(out, t)
@@ -129,7 +130,7 @@ func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, a
 	switch {
 	case len(args) > 0:
 		for _, a := range args {
-			t, err := TargetFor(ctx, env, conns, a)
+			t, err := operations.TargetFor(ctx, env, conns, a)
 			if err != nil {
 				return nil, err
 			}
@@ -137,7 +138,7 @@ func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, a
 		}
 	case len(conns) > 0:
 		for _, c := range conns {
-			t, err := ConnTarget(ctx, env, c)
+			t, err := operations.ConnTarget(ctx, env, c)
 			var ce *contracts.Error
 			if err != nil && c.Source.Kind == contracts.SourceGit && errors.As(err, &ce) {
 				continue // not synced: nothing local to read
@@ -152,7 +153,7 @@ func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, a
 		if err != nil {
 			return nil, err
 		}
-		add(TreeTarget{Root: root})
+		add(operations.TreeTarget{Root: root})
 	}
 	return out, nil
 }
@@ -160,7 +161,7 @@ func evidenceTargets(ctx context.Context, env Env, conns []sources.Connection, a
 // checkSince refuses a --since that names no commit of the project's
 // repository (when it has one): a typo would otherwise report every entry
 // as unknown-commit.
-func checkSince(ctx context.Context, env Env, repos *evidenceRepos, since string) error {
+func checkSince(ctx context.Context, env operations.Env, repos *evidenceRepos, since string) error {
 	if strings.ContainsAny(since, "\n\r\x00") || strings.HasPrefix(since, "-") {
 		return contracts.Errorf(contracts.CodeUsage, "--since %q is not a revision", since)
 	}
@@ -172,7 +173,7 @@ func checkSince(ctx context.Context, env Env, repos *evidenceRepos, since string
 		if git.ExitCode(err) == 1 {
 			return contracts.Errorf(contracts.CodeUsage, "--since %s names no commit of %s", since, r.Repo.Dir)
 		}
-		return gitFailure(err)
+		return operations.GitError(err)
 	}
 	return nil
 }

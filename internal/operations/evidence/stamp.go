@@ -1,4 +1,4 @@
-package operations
+package evidence
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 	"github.com/git-context-tree/git-context-tree/internal/evidence"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -29,7 +30,7 @@ type stampDoc struct {
 // kept. Any entry that cannot be stamped (malformed, its file deleted or
 // not a regular file, all its lines removed, out of range, an unavailable
 // repository) refuses the whole request before anything is written.
-func Stamp(ctx context.Context, env Env, files []string) (*contracts.StampResult, error) {
+func Stamp(ctx context.Context, env operations.Env, files []string) (*contracts.StampResult, error) {
 	repos, err := newEvidenceRepos(ctx, env, "")
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package operations
+package evidence
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
 // loadHunks asks git for the hunks of every commit that changes the
@@ -44,7 +45,7 @@ func (h *firstParents) loadHunks(feed *hunkFeed, ts []*trace, pos map[string]int
 		h.hunks, h.wholeFiles = map[hunkKey]*git.RawChange{}, true
 		return nil
 	}
-	return gitFailure(err)
+	return operations.GitError(err)
 }
 
 // changesAny reports whether a commit changes one of the files.

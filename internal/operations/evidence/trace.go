@@ -1,4 +1,4 @@
-package operations
+package evidence
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/evidence"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -85,7 +86,7 @@ func traceAll(ctx context.Context, g *git.Git, r *evidenceRepo, ts []*trace) err
 	})
 	if err != nil {
 		feed.wait(nil)
-		return gitFailure(err)
+		return operations.GitError(err)
 	}
 	h := &firstParents{commits: commits}
 	h.index()
@@ -133,12 +134,12 @@ func resolveSince(ctx context.Context, g *git.Git, r *evidenceRepo, ts []*trace)
 	}
 	b, err := g.OpenRepoObjects(ctx, r.Repo)
 	if err != nil {
-		return gitFailure(err)
+		return operations.GitError(err)
 	}
 	defer b.Close()
 	objs, err := b.Read(names)
 	if err != nil {
-		return gitFailure(err)
+		return operations.GitError(err)
 	}
 	for _, t := range ts {
 		if t.sinceName == "" {
@@ -291,7 +292,7 @@ func netDiff(ctx context.Context, g *git.Git, r *evidenceRepo, since string, ts 
 		return nil
 	})
 	if err != nil {
-		return gitFailure(err)
+		return operations.GitError(err)
 	}
 	for _, t := range ts {
 		if ch := byFrom[t.path]; ch != nil && apply(t, ch, ch) {
