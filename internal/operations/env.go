@@ -1,6 +1,8 @@
 // Package operations carries out the product's commands: verification,
 // reads, initialization and, later, connections, sync, write sessions and
 // cleanup. The CLI calls these; they call sources, tree and adapters.
+// Feature families live in packages below it (exports, hooks, doctor,
+// evidence, staged); they may import this core, which imports none of them.
 package operations
 
 import (
