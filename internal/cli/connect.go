@@ -5,6 +5,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/hooks"
 )
 
 type connectCmd struct {
@@ -48,7 +49,7 @@ func (cmd *connectCmd) Run(c *Context) error {
 		if res.Connection.Source.Kind == contracts.SourceDirectory {
 			roots = append(roots, res.Connection.Exact)
 		}
-		c.printNext(operations.GitSteps(c, c.Env, roots...))
+		c.printNext(hooks.GitSteps(c, c.Env, roots...))
 	})
 }
 

@@ -6,7 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/doctor"
 )
 
 type doctorCmd struct {
@@ -30,7 +30,7 @@ commands.`
 }
 
 func (cmd *doctorCmd) Run(c *Context) error {
-	res, err := operations.Doctor(c, c.Env, operations.DoctorRequest{Fix: cmd.Fix})
+	res, err := doctor.Run(c, c.Env, doctor.Request{Fix: cmd.Fix})
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/evidence"
 )
 
 type driftCmd struct {
@@ -28,7 +28,7 @@ Exit 0 when nothing drifted, 1 when something did.`
 }
 
 func (cmd *driftCmd) Run(c *Context) error {
-	rep, err := operations.Drift(c, c.Env, cmd.Trees, cmd.Since)
+	rep, err := evidence.Drift(c, c.Env, cmd.Trees, cmd.Since)
 	if err != nil {
 		return err
 	}

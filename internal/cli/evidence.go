@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/evidence"
 )
 
 type evidenceCmd struct {
@@ -27,7 +27,7 @@ nothing is written. For a git source's tree, stamp inside a write session.`
 }
 
 func (cmd *evidenceStampCmd) Run(c *Context) error {
-	res, err := operations.Stamp(c, c.Env, cmd.Docs)
+	res, err := evidence.Stamp(c, c.Env, cmd.Docs)
 	if err != nil {
 		return err
 	}

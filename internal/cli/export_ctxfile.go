@@ -6,7 +6,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/export"
-	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/exports"
 	"github.com/git-context-tree/git-context-tree/internal/redact"
 )
 
@@ -42,9 +42,9 @@ func (cmd *exportCtxfileCmd) Run(c *Context) error {
 	}
 	if cmd.Profile == "full" {
 		// Loud, and before anything is written or printed.
-		fmt.Fprintf(c.Stderr, "warning: %s\n", strings.ToUpper(operations.FullProfileWarning[:1])+operations.FullProfileWarning[1:])
+		fmt.Fprintf(c.Stderr, "warning: %s\n", strings.ToUpper(exports.FullProfileWarning[:1])+exports.FullProfileWarning[1:])
 	}
-	res, err := operations.ExportCtxfile(c, c.Env, operations.CtxfileRequest{
+	res, err := exports.Ctxfile(c, c.Env, exports.CtxfileRequest{
 		Selector: cmd.Selector, Profile: cmd.Profile, Encoding: cmd.Encoding, Stdout: cmd.Stdout, Check: cmd.Check,
 	})
 	if err != nil {

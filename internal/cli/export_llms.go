@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/exports"
 )
 
 type exportLlmsCmd struct {
@@ -30,7 +30,7 @@ files are rewritten atomically, and only when their bytes change.`
 }
 
 func (cmd *exportLlmsCmd) Run(c *Context) error {
-	res, err := operations.ExportLLMS(c, c.Env, operations.LLMSRequest{
+	res, err := exports.LLMS(c, c.Env, exports.LLMSRequest{
 		Selector: cmd.Selector, OutDir: cmd.Out, BaseURL: cmd.BaseURL, Encoding: cmd.Encoding, MaxTokens: cmd.MaxTokens,
 	})
 	if err != nil {

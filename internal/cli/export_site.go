@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/exports"
 )
 
 type exportSiteCmd struct {
@@ -32,7 +32,7 @@ the same files, apart from the generation time in the footers
 }
 
 func (cmd *exportSiteCmd) Run(c *Context) error {
-	res, err := operations.ExportSite(c, c.Env, operations.SiteRequest{Selector: cmd.Selector, OutDir: cmd.Out})
+	res, err := exports.Site(c, c.Env, exports.SiteRequest{Selector: cmd.Selector, OutDir: cmd.Out})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/hooks"
 )
 
 type fixCmd struct {
@@ -59,7 +60,7 @@ func (cmd *fixCmd) Run(c *Context) error {
 			}
 		}
 		if len(roots) > 0 {
-			res.Next = append(res.Next, operations.GitSteps(c, c.Env, roots...)...)
+			res.Next = append(res.Next, hooks.GitSteps(c, c.Env, roots...)...)
 		}
 	}
 	return c.report(res, func() { c.printFix(res) })

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/hooks"
 )
 
 type hooksCmd struct {
@@ -32,20 +32,20 @@ type hooksInstallCmd struct {
 }
 
 func (cmd *hooksInstallCmd) Run(c *Context) error {
-	res, err := operations.HooksInstall(c, c.Env, cmd.Force)
+	res, err := hooks.Install(c, c.Env, cmd.Force)
 	if err != nil {
 		return err
 	}
 	return c.report(res, func() {
 		c.printHooks(res)
-		c.printNext(operations.DeclaredSteps(c, c.Env))
+		c.printNext(hooks.DeclaredSteps(c, c.Env))
 	})
 }
 
 type hooksUninstallCmd struct{}
 
 func (cmd *hooksUninstallCmd) Run(c *Context) error {
-	res, err := operations.HooksUninstall(c, c.Env)
+	res, err := hooks.Uninstall(c, c.Env)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (cmd *hooksUninstallCmd) Run(c *Context) error {
 type hooksStatusCmd struct{}
 
 func (cmd *hooksStatusCmd) Run(c *Context) error {
-	res, err := operations.HooksStatus(c, c.Env)
+	res, err := hooks.Status(c, c.Env)
 	if err != nil {
 		return err
 	}

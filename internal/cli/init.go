@@ -5,6 +5,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/hooks"
 )
 
 type initCmd struct {
@@ -31,6 +32,9 @@ func (cmd *initCmd) Run(c *Context) error {
 	res, err := operations.Init(c, c.Env, operations.InitRequest{Dir: cmd.Dir, Title: cmd.Title, NoConnect: cmd.NoConnect})
 	if err != nil {
 		return err
+	}
+	if res.Connected {
+		res.Next = append(res.Next, hooks.GitSteps(c, c.Env, res.Root)...)
 	}
 	err = c.emit(res, func() {
 		if res.Created {

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/exports"
 	"github.com/git-context-tree/git-context-tree/internal/redact"
 )
 
@@ -36,7 +36,7 @@ func flush(w io.Writer) {
 func (*serveCmd) endsOnSignal() {}
 
 func (cmd *serveCmd) Run(c *Context) error {
-	return operations.Serve(c, c.Env, operations.ServeRequest{
+	return exports.Serve(c, c.Env, exports.ServeRequest{
 		Selector: cmd.Selector, Port: cmd.Port,
 		Ready: func(r contracts.ServeResult) {
 			if c.JSON {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/evidence"
+	"github.com/git-context-tree/git-context-tree/internal/operations/hooks"
 	"github.com/git-context-tree/git-context-tree/internal/operations/staged"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
@@ -46,7 +48,7 @@ func (cmd *verifyCmd) Run(c *Context) error {
 		return err
 	}
 	if cmd.Evidence {
-		if err := operations.VerifyEvidence(c, c.Env, rep, cmd.At); err != nil {
+		if err := evidence.Verify(c, c.Env, rep, cmd.At); err != nil {
 			return err
 		}
 	}
@@ -64,7 +66,7 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 	if cmd.At != "" {
 		return contracts.Errorf(contracts.CodeUsage, "verify --staged --evidence judges the commit being made; --at cannot be combined with --staged")
 	}
-	judges, why, err := operations.HookJudges(c, c.Env, cmd.Hook)
+	judges, why, err := hooks.Judges(c, c.Env, cmd.Hook)
 	if err != nil {
 		return err
 	}

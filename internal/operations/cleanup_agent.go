@@ -118,7 +118,7 @@ func (r *cleanupRun) changed(ctx context.Context, s *contracts.Session, branchRe
 			return "the schedule was changed or removed"
 		}
 	}
-	_, conns, err := openProject(ctx, r.env)
+	_, conns, err := OpenProject(ctx, r.env)
 	if err != nil {
 		return "the project configuration can no longer be read"
 	}

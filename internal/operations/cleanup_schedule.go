@@ -276,7 +276,7 @@ func projectGone(root string) bool {
 // cleanupSource finds the declared source a cleanup command names and the
 // branch a schedule of it pins.
 func cleanupSource(ctx context.Context, env Env, selector string) (*sources.Project, sources.Connection, string, error) {
-	p, conns, err := openProject(ctx, env)
+	p, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, sources.Connection{}, "", err
 	}

@@ -115,7 +115,7 @@ func findSchedule(ctx context.Context, env Env, selector, id string) (*contracts
 		rec, _, err := loadSchedule(env, id)
 		return rec, err
 	}
-	_, conns, err := openProject(ctx, env)
+	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}

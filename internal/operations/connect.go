@@ -28,7 +28,7 @@ type ConnectRequest struct {
 // the file at the project root if needed. Declaring a source that is
 // already declared changes nothing and reports Changed false.
 func Connect(ctx context.Context, env Env, req ConnectRequest) (*contracts.ConnectionChange, error) {
-	p, conns, err := openProject(ctx, env)
+	p, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func directorySource(p *sources.Project, env Env, req ConnectRequest) (contracts
 	if !req.AllowInvalid {
 		if rep := tree.Verify(root); !rep.OK() {
 			return contracts.Source{}, contracts.Errorf(contracts.CodeTreeInvalid,
-				"%s does not verify (%s); repair it (`git context-tree fix %s` shows what fix can do) or pass --allow-invalid", req.Target, countFindings(len(rep.Findings)), shellWord(req.Target)).
+				"%s does not verify (%s); repair it (`git context-tree fix %s` shows what fix can do) or pass --allow-invalid", req.Target, countFindings(len(rep.Findings)), ShellWord(req.Target)).
 				WithDetails(map[string]any{"root": root, "findings": rep.Findings})
 		}
 	}

@@ -13,7 +13,7 @@ import (
 // REF_NOT_FOUND (with close names) when it answers no, a warning when it
 // cannot be reached (connect works offline, and sync will tell).
 func checkBranch(ctx context.Context, env Env, src contracts.Source) (warning string, err error) {
-	unreachable, err := env.managed().CheckRemoteBranch(ctx, src.Repository, src.Ref)
+	unreachable, err := env.Managed().CheckRemoteBranch(ctx, src.Repository, src.Ref)
 	if err != nil || unreachable == "" {
 		return "", err
 	}

@@ -11,7 +11,7 @@ import (
 // Disconnect removes one declaration from the project configuration and
 // nothing else: caches, snapshots, sessions and schedules stay (S5).
 func Disconnect(ctx context.Context, env Env, selector string) (*contracts.ConnectionChange, error) {
-	p, conns, err := openProject(ctx, env)
+	p, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}

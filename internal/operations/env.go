@@ -1,6 +1,8 @@
 // Package operations carries out the product's commands: verification,
 // reads, initialization and, later, connections, sync, write sessions and
 // cleanup. The CLI calls these; they call sources, tree and adapters.
+// Feature families live in packages below it (exports, hooks, doctor,
+// evidence, staged); they may import this core, which imports none of them.
 package operations
 
 import (
@@ -38,8 +40,8 @@ func (e Env) resolveDirectory(ctx context.Context, dir string) (*sources.Directo
 	return e.Resolved.Resolve(ctx, e.Git, dir)
 }
 
-// managed is the machine's git source maintenance.
-func (e Env) managed() *sources.Managed {
+// Managed is the machine's git source maintenance.
+func (e Env) Managed() *sources.Managed {
 	return &sources.Managed{Home: e.Home, Git: e.Git, LockWait: e.LockWait, Progress: e.Progress}
 }
 
@@ -50,3 +52,9 @@ func (e Env) Abs(p string) string {
 	}
 	return filepath.Join(e.Dir, p)
 }
+
+// GitError is a command's error for a failed git call: a *contracts.Error
+// passes through unchanged, any other error becomes CodeGit. It is the
+// exported name of the core's gitErr, for the feature packages under
+// internal/operations.
+func GitError(err error) error { return gitErr(err) }

@@ -419,7 +419,7 @@ func publish(ctx context.Context, env Env, s *contracts.Session) error {
 	// The cache's origin and configuration were checked by checkPinned at
 	// the start of this finish, under the session lock; its branch must
 	// be where the tool last brought it (a moved ref is CACHE_TAMPERED).
-	if _, err := env.managed().TipIn(ctx, s.Repository.CommonDir, originRepository(s.Repository.Origin), s.TargetBranch); err != nil {
+	if _, err := env.Managed().TipIn(ctx, s.Repository.CommonDir, originRepository(s.Repository.Origin), s.TargetBranch); err != nil {
 		return err
 	}
 	res, err := env.Git.Push(ctx, s.Repository.CommonDir, "origin", s.Commit, s.TargetBranch)
@@ -451,7 +451,7 @@ func originRepository(origin string) string {
 // recordPublished makes the published commit the git source's current
 // snapshot, as a sync would find it.
 func recordPublished(ctx context.Context, env Env, s *contracts.Session) error {
-	return env.managed().RecordPublished(ctx, originRepository(s.Repository.Origin), s.TargetBranch, s.Subtree, s.Commit)
+	return env.Managed().RecordPublished(ctx, originRepository(s.Repository.Origin), s.TargetBranch, s.Subtree, s.Commit)
 }
 
 func refuse(s *contracts.Session, code contracts.ErrorCode, why string, paths []string) error {

@@ -40,7 +40,7 @@ func Fix(ctx context.Context, env Env, req FixRequest) (*contracts.FixResult, er
 			return nil, err
 		}
 		plans[i] = plan
-		ft := contracts.FixTree{Root: t.Root, Selector: t.selector(), Changes: []contracts.FixChange{}, Remaining: plan.Remaining, Skipped: plan.Skipped}
+		ft := contracts.FixTree{Root: t.Root, Selector: t.Selector(), Changes: []contracts.FixChange{}, Remaining: plan.Remaining, Skipped: plan.Skipped}
 		for _, ch := range plan.Changes {
 			action := contracts.FixUpdate
 			if ch.Create {
@@ -71,13 +71,13 @@ func Fix(ctx context.Context, env Env, req FixRequest) (*contracts.FixResult, er
 // fixTargets are the trees fix works on: the one named, else every
 // declared directory tree, else the tree at or above the command's
 // directory. A git source is refused: its snapshot is not for editing.
-func fixTargets(ctx context.Context, env Env, arg string) ([]treeTarget, error) {
-	_, conns, err := openProject(ctx, env)
+func fixTargets(ctx context.Context, env Env, arg string) ([]TreeTarget, error) {
+	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
 	if arg != "" {
-		t, err := targetFor(ctx, env, conns, arg)
+		t, err := TargetFor(ctx, env, conns, arg)
 		var ce *contracts.Error
 		if errors.As(err, &ce) && ce.Code == contracts.CodeNotATree && (t.Conn == nil || t.Conn.Source.Kind == contracts.SourceDirectory) {
 			// A directory without NODE.md: fix makes it a tree.
@@ -86,21 +86,21 @@ func fixTargets(ctx context.Context, env Env, arg string) ([]treeTarget, error) 
 				dir = env.Abs(arg)
 			}
 			t.Root, err = tree.OpenRoot(dir)
-			return []treeTarget{t}, err
+			return []TreeTarget{t}, err
 		}
 		if t.Conn != nil && t.Conn.Source.Kind == contracts.SourceGit {
 			return nil, contracts.Errorf(contracts.CodeFixUnsupported,
 				"%s is a git source, whose snapshot fix does not edit; fix a checkout of it, or edit it in a write session (git context-tree write prepare)", arg)
 		}
-		return []treeTarget{t}, err
+		return []TreeTarget{t}, err
 	}
-	var targets []treeTarget
+	var targets []TreeTarget
 	seen := map[string]bool{}
 	for _, c := range conns {
 		if c.Source.Kind != contracts.SourceDirectory {
 			continue
 		}
-		t, err := connTarget(ctx, env, c)
+		t, err := ConnTarget(ctx, env, c)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +113,7 @@ func fixTargets(ctx context.Context, env Env, arg string) ([]treeTarget, error) 
 		return targets, nil
 	}
 	root, err := sources.FindTreeRoot(ctx, env.Git, env.Dir)
-	return []treeTarget{{Root: root}}, err
+	return []TreeTarget{{Root: root}}, err
 }
 
 // ignoredIn asks git which paths of the tree at root it ignores, when the

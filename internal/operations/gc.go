@@ -39,7 +39,7 @@ func GC(ctx context.Context, env Env) (*contracts.GCResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	repos, err := env.managed().CachedRepositories()
+	repos, err := env.Managed().CachedRepositories()
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func pruneSynced(ctx context.Context, env Env, conns []sources.Connection, expli
 		}
 		// Without git: every snapshot but one (the tip just synced) may be
 		// old, so fewer than limit+2 cannot need pruning.
-		if explicit || env.managed().SnapshotCount(repo) > limit+1 {
+		if explicit || env.Managed().SnapshotCount(repo) > limit+1 {
 			repos = append(repos, repo)
 		}
 	}
@@ -97,7 +97,7 @@ func prune(ctx context.Context, env Env, repos []string, moreThan int, grace tim
 	report := &contracts.GCReport{Repositories: []contracts.GCRepository{}}
 	now := time.Now()
 	for _, repo := range repos {
-		r, err := env.managed().Prune(ctx, repo, sources.PruneOptions{Pinned: pins[repo], Grace: grace, Now: now, MoreThan: moreThan})
+		r, err := env.Managed().Prune(ctx, repo, sources.PruneOptions{Pinned: pins[repo], Grace: grace, Now: now, MoreThan: moreThan})
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

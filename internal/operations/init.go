@@ -25,7 +25,9 @@ type InitRequest struct {
 // written while the configuration lock is held, and removed again if
 // declaring it fails. An existing NODE.md with --title or --no-connect
 // is refused (TREE_EXISTS): init never overwrites a tree, and would have
-// nothing to do.
+// nothing to do. The next steps of a declared tree end before git's: the
+// caller appends hooks.GitSteps (stage, install the hook, commit), which
+// the core cannot import.
 func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult, error) {
 	abs := env.Abs(cmpOrDir(req.Dir, env.Dir))
 	title := req.Title
@@ -44,9 +46,9 @@ func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult,
 		if err != nil {
 			return nil, err
 		}
-		return initResult(ctx, env, root, title, false, true), nil
+		return initResult(env, root, title, false, true), nil
 	}
-	p, _, err := openProject(ctx, env)
+	p, _, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +88,7 @@ func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult,
 	if !created {
 		title = ""
 	}
-	return initResult(ctx, env, root, title, true, created), nil
+	return initResult(env, root, title, true, created), nil
 }
 
 func cmpOrDir(dir, def string) string {
@@ -96,22 +98,21 @@ func cmpOrDir(dir, def string) string {
 	return dir
 }
 
-// initResult verifies the tree init left and says what to run next.
-func initResult(ctx context.Context, env Env, root, title string, connected, created bool) *contracts.InitResult {
+// initResult verifies the tree init left and says what to run next; for a
+// declared tree, the git steps (hooks.GitSteps) are the caller's to add.
+func initResult(env Env, root, title string, connected, created bool) *contracts.InitResult {
 	rep := tree.Verify(root)
 	res := &contracts.InitResult{SchemaVersion: contracts.CLIVersion, Root: root,
 		Document: filepath.Join(root, tree.NodeFile), Title: title, Connected: connected, Created: created,
 		OK: rep.OK(), Findings: rep.Findings, Scanned: rep.Scanned, Next: []contracts.NextStep{}}
 	if !rep.OK() {
-		dir := shellWord(displayPath(env, root))
+		dir := ShellWord(DisplayPath(env, root))
 		res.Next = append(res.Next,
 			contracts.NextStep{Command: "git context-tree fix " + dir, Reason: "show the repairs fix can make"},
 			contracts.NextStep{Command: "git context-tree fix " + dir + " --write", Reason: "make them; fix lists what it cannot repair"})
 	}
-	if connected {
-		res.Next = append(res.Next, GitSteps(ctx, env, root)...)
-	} else {
-		res.Next = append(res.Next, contracts.NextStep{Command: "git context-tree connect " + shellWord(displayPath(env, root)),
+	if !connected {
+		res.Next = append(res.Next, contracts.NextStep{Command: "git context-tree connect " + ShellWord(DisplayPath(env, root)),
 			Reason: "declare it when it is ready: verify, the hook and agents find declared trees"})
 	}
 	return res

@@ -8,7 +8,7 @@ import (
 
 // List reports the project and every declared source with its selectors.
 func List(ctx context.Context, env Env) (*contracts.ListResult, error) {
-	p, conns, err := openProject(ctx, env)
+	p, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}

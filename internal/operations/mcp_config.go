@@ -20,7 +20,7 @@ func MCPConfig(ctx context.Context, env Env, host string, write bool) (*contract
 		return nil, contracts.Errorf(contracts.CodeUsage, "unknown host %q: choose one of %s", host, strings.Join(hostconfig.Names(), ", ")).
 			WithDetails(map[string]any{"hosts": hostconfig.Names()})
 	}
-	p, _, err := openProject(ctx, env)
+	p, _, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}

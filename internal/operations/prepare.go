@@ -22,7 +22,7 @@ import (
 // At most one PrepareOptions may be given (optional, so callers that need
 // none stay as they are).
 func Prepare(ctx context.Context, env Env, selector string, opts ...PrepareOptions) (*contracts.SessionResult, error) {
-	p, conns, err := openProject(ctx, env)
+	p, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func sessionConnection(env Env, conns []sources.Connection, selector string) (so
 		return conns[0], nil
 	}
 	for _, c := range conns {
-		if c.Source.Kind == contracts.SourceDirectory && within(env.Dir, c.Dir) {
+		if c.Source.Kind == contracts.SourceDirectory && Within(env.Dir, c.Dir) {
 			return c, nil
 		}
 	}
@@ -163,7 +163,7 @@ func pinDirectory(ctx context.Context, env Env, c sources.Connection, s *contrac
 
 // pinGitSource pins a git source's current snapshot commit in its cache.
 func pinGitSource(ctx context.Context, env Env, c sources.Connection, s *contracts.Session) error {
-	snap, err := env.managed().Current(ctx, c)
+	snap, err := env.Managed().Current(ctx, c)
 	if err != nil {
 		return err
 	}

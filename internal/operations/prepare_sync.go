@@ -47,7 +47,7 @@ func snapshotFreshness(ctx context.Context, env Env, c sources.Connection, s *co
 	if t, err := env.Git.CommitTime(ctx, s.Repository.CommonDir, s.Base); err == nil {
 		info.CommittedAt = t.Format(time.RFC3339)
 	}
-	if rec, ok := env.managed().LastFetch(c.Source.Repository, c.Source.Ref); ok {
+	if rec, ok := env.Managed().LastFetch(c.Source.Repository, c.Source.Ref); ok {
 		info.SyncedAt = rec.At.UTC().Format(time.RFC3339)
 		info.Stale = isStale(rec.At, now)
 	}

@@ -6,9 +6,9 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
-// openProject discovers the project of the command's directory and its
+// OpenProject discovers the project of the command's directory and its
 // declared connections.
-func openProject(ctx context.Context, env Env) (*sources.Project, []sources.Connection, error) {
+func OpenProject(ctx context.Context, env Env) (*sources.Project, []sources.Connection, error) {
 	p, err := sources.Discover(ctx, env.Git, env.Dir)
 	if err != nil {
 		return nil, nil, err

@@ -12,7 +12,7 @@ import (
 // source, or for every one. It never touches the network. A source that
 // cannot be resolved is reported with its error; the others still are.
 func Resolve(ctx context.Context, env Env, selector string) (*contracts.ResolveResult, error) {
-	p, conns, err := openProject(ctx, env)
+	p, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -25,7 +25,7 @@ func Resolve(ctx context.Context, env Env, selector string) (*contracts.ResolveR
 	}
 	res := &contracts.ResolveResult{SchemaVersion: contracts.CLIVersion, Project: p.Ref(), Resolutions: []contracts.Resolution{}}
 	for _, c := range conns {
-		r, err := resolveConnection(ctx, env, c)
+		r, err := ResolveConnection(ctx, env, c)
 		if err != nil {
 			var ce *contracts.Error
 			if !errors.As(err, &ce) {
@@ -38,17 +38,19 @@ func Resolve(ctx context.Context, env Env, selector string) (*contracts.ResolveR
 	return res, nil
 }
 
-func resolveConnection(ctx context.Context, env Env, c sources.Connection) (contracts.Resolution, error) {
-	t, err := connTarget(ctx, env, c)
+// ResolveConnection resolves one declared source's directory (S7): a git
+// source's snapshot must be one sync verified.
+func ResolveConnection(ctx context.Context, env Env, c sources.Connection) (contracts.Resolution, error) {
+	t, err := ConnTarget(ctx, env, c)
 	if err != nil {
 		return contracts.Resolution{}, err
 	}
 	if t.Snapshot != nil {
-		if err := env.managed().RequireVerified(c, t.Snapshot); err != nil {
+		if err := env.Managed().RequireVerified(c, t.Snapshot); err != nil {
 			return contracts.Resolution{}, err
 		}
 	}
-	d, err := t.resolution(ctx, env)
+	d, err := t.Resolution(ctx, env)
 	if err != nil {
 		return contracts.Resolution{}, err
 	}

@@ -64,7 +64,7 @@ func checkPinned(ctx context.Context, env Env, s *contracts.Session) error {
 	}
 	r := s.Repository
 	if r.Kind == contracts.SourceGit {
-		if err := env.managed().CheckCache(ctx, r.CommonDir, originRepository(r.Origin)); err != nil {
+		if err := env.Managed().CheckCache(ctx, r.CommonDir, originRepository(r.Origin)); err != nil {
 			return stale("the cache %s can no longer be trusted: %v", r.CommonDir, err)
 		}
 		return nil

@@ -69,7 +69,7 @@ func sessionStatus(ctx context.Context, env Env, s *contracts.Session) string {
 	status := contracts.StatusMerged
 	if s.Repository.Kind == contracts.SourceGit {
 		// The branch as the tool last fetched it, never the cache's ref.
-		tip, err := env.managed().Tip(ctx, originRepository(s.Repository.Origin), s.TargetBranch)
+		tip, err := env.Managed().Tip(ctx, originRepository(s.Repository.Origin), s.TargetBranch)
 		if err != nil || tip == "" {
 			tip = s.Base
 		}

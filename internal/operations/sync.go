@@ -30,7 +30,7 @@ func syncSources(ctx context.Context, env Env, selectors []string, offline, prun
 	if err != nil {
 		return nil, err
 	}
-	_, conns, err := openProject(ctx, env)
+	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -155,13 +155,13 @@ func syncOne(ctx context.Context, env Env, c sources.Connection, opt sources.Syn
 	if c.Source.Kind == contracts.SourceDirectory {
 		return resolvedDirectory(ctx, env, c)
 	}
-	snap, err := env.managed().SyncWith(ctx, c, opt)
+	snap, err := env.Managed().SyncWith(ctx, c, opt)
 	if err != nil {
 		return contracts.SyncEntry{}, err
 	}
 	// Fetched content is verified (S8) and the verdict recorded, so that
 	// read and resolve never serve a rejected snapshot as valid.
-	if err := env.managed().VerifySnapshot(c, snap); err != nil {
+	if err := env.Managed().VerifySnapshot(c, snap); err != nil {
 		return contracts.SyncEntry{}, err
 	}
 	clean := false

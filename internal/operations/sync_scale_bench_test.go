@@ -19,6 +19,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/testutil/fakegithub"
+	"github.com/git-context-tree/git-context-tree/internal/testutil/fastimport"
 )
 
 // BenchmarkSyncAtScale measures sync of a ~1 MB tree in a large repository
@@ -96,7 +97,7 @@ func BenchmarkSyncAtScale(b *testing.B) {
 		if err != nil || gc.SnapshotsRemoved != 1 {
 			b.Fatalf("gc: %+v %v", gc, err)
 		}
-		left := env.managed().SnapshotCount("acme/big")
+		left := env.Managed().SnapshotCount("acme/big")
 		afterPrune := diskUsage(b, home)
 		b.StartTimer()
 
@@ -121,7 +122,7 @@ func BenchmarkSyncAtScale(b *testing.B) {
 // source file, every tenth also adding an incompressible asset, mb
 // megabytes of assets in all.
 func generateBigRepo(b *testing.B, bare string, mb int) {
-	w, done := fastImport(b, bare)
+	w, done := fastimport.Start(b, bare)
 	rng := rand.NewChaCha8([32]byte{14})
 	when := int64(1700000000)
 	commit := func(i int, files map[string][]byte) {

@@ -11,85 +11,85 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
-// treeTarget is a tree a command operates on: its root and, when it was
+// TreeTarget is a tree a command operates on: its root and, when it was
 // chosen through the project configuration, its connection.
-type treeTarget struct {
+type TreeTarget struct {
 	Root     string
 	Conn     *sources.Connection
 	Snapshot *sources.Snapshot // for a git source
 }
 
-// selector is the exact selector of a declared tree, "" otherwise.
-func (t treeTarget) selector() string {
+// Selector is the exact selector of a declared tree, "" otherwise.
+func (t TreeTarget) Selector() string {
 	if t.Conn == nil {
 		return ""
 	}
 	return t.Conn.Exact
 }
 
-// targetFor turns one argument into a tree: a declared source's selector
+// TargetFor turns one argument into a tree: a declared source's selector
 // first, else a tree directory.
-func targetFor(ctx context.Context, env Env, conns []sources.Connection, arg string) (treeTarget, error) {
+func TargetFor(ctx context.Context, env Env, conns []sources.Connection, arg string) (TreeTarget, error) {
 	if arg == "" {
-		return treeTarget{}, contracts.Errorf(contracts.CodeUsage, "an empty string names no tree")
+		return TreeTarget{}, contracts.Errorf(contracts.CodeUsage, "an empty string names no tree")
 	}
 	if len(conns) > 0 {
 		c, err := sources.Select(conns, arg, env.Dir)
 		if err == nil {
-			return connTarget(ctx, env, c)
+			return ConnTarget(ctx, env, c)
 		}
 		var ce *contracts.Error
 		if !errors.As(err, &ce) || ce.Code != contracts.CodeSelectorNotFound {
-			return treeTarget{}, err
+			return TreeTarget{}, err
 		}
 	}
 	root, err := openTree(env.Abs(arg), arg)
 	if err != nil {
 		var ce *contracts.Error
 		if len(conns) > 0 && errors.As(err, &ce) && ce.Code == contracts.CodeTreeNotFound {
-			return treeTarget{}, contracts.Errorf(contracts.CodeSelectorNotFound,
+			return TreeTarget{}, contracts.Errorf(contracts.CodeSelectorNotFound,
 				"%q is neither a declared source (see `git context-tree list`) nor a directory", arg).WithDetails(map[string]any{"selector": arg})
 		}
-		return treeTarget{}, err
+		return TreeTarget{}, err
 	}
-	return treeTarget{Root: root}, nil
+	return TreeTarget{Root: root}, nil
 }
 
-// connTarget opens a declared source's tree: a directory source's own
+// ConnTarget opens a declared source's tree: a directory source's own
 // directory, or a git source's current snapshot (never the network).
-func connTarget(ctx context.Context, env Env, c sources.Connection) (treeTarget, error) {
+func ConnTarget(ctx context.Context, env Env, c sources.Connection) (TreeTarget, error) {
 	if c.Source.Kind == contracts.SourceGit {
-		snap, err := env.managed().Current(ctx, c)
+		snap, err := env.Managed().Current(ctx, c)
 		if err != nil {
-			return treeTarget{Conn: &c}, err
+			return TreeTarget{Conn: &c}, err
 		}
 		root, err := tree.OpenRoot(snap.TreeRoot)
-		return treeTarget{Root: root, Conn: &c, Snapshot: snap}, err
+		return TreeTarget{Root: root, Conn: &c, Snapshot: snap}, err
 	}
 	root, err := sources.OpenDirectoryRoot(c.Dir)
 	if err != nil {
-		return treeTarget{Root: c.Dir, Conn: &c}, err
+		return TreeTarget{Root: c.Dir, Conn: &c}, err
 	}
-	return treeTarget{Root: root, Conn: &c}, nil
+	return TreeTarget{Root: root, Conn: &c}, nil
 }
 
-// defaultTarget is the tree a command works on when none is named: the only
+// DefaultTarget is the tree a command works on when none is named: the only
 // declared source, else the declared directory source containing the
 // command's directory, else the tree found at or above it.
-func defaultTarget(ctx context.Context, env Env, conns []sources.Connection) (treeTarget, error) {
+func DefaultTarget(ctx context.Context, env Env, conns []sources.Connection) (TreeTarget, error) {
 	if len(conns) == 1 {
-		return connTarget(ctx, env, conns[0])
+		return ConnTarget(ctx, env, conns[0])
 	}
 	for _, c := range conns {
-		if c.Source.Kind == contracts.SourceDirectory && within(env.Dir, c.Dir) {
-			return connTarget(ctx, env, c)
+		if c.Source.Kind == contracts.SourceDirectory && Within(env.Dir, c.Dir) {
+			return ConnTarget(ctx, env, c)
 		}
 	}
 	root, err := sources.FindTreeRoot(ctx, env.Git, env.Dir)
 	if err != nil && len(conns) > 1 {
-		return treeTarget{}, chooseOne(conns, "`--tree <selector>`")
+		return TreeTarget{}, chooseOne(conns, "`--tree <selector>`")
 	}
-	return treeTarget{Root: root}, err
+	return TreeTarget{Root: root}, err
 }
 
 // chooseOne is the refusal when several trees are declared and none was
@@ -115,9 +115,9 @@ func chooseOne(conns []sources.Connection, how string) error {
 		WithDetails(map[string]any{"matches": exact, "selectors": usable})
 }
 
-// within reports whether dir, once resolved, is root (a real path) or
+// Within reports whether dir, once resolved, is root (a real path) or
 // below it.
-func within(dir, root string) bool {
+func Within(dir, root string) bool {
 	_, ok := tree.Inside(root, tree.RealPath(dir))
 	return ok
 }
@@ -142,9 +142,9 @@ func countFindings(n int) string {
 	return fmt.Sprintf("%d findings", n)
 }
 
-// resolution is directory resolution of the target's tree: a snapshot's
+// Resolution is directory resolution of the target's tree: a snapshot's
 // from what sync recorded (it has no .git), anything else from git.
-func (t treeTarget) resolution(ctx context.Context, env Env) (*sources.DirectoryResolution, error) {
+func (t TreeTarget) Resolution(ctx context.Context, env Env) (*sources.DirectoryResolution, error) {
 	if t.Snapshot != nil {
 		r := t.Snapshot.Resolution()
 		r.ContentRoot = t.Root

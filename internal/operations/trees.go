@@ -24,25 +24,25 @@ type TreeAccess struct {
 // snapshot, the commit and whether the tree has uncommitted changes. Git
 // sources are served from their snapshot only: never the network.
 func OpenTree(ctx context.Context, env Env, treeArg string, access TreeAccess) (contracts.TreeRef, error) {
-	_, conns, err := openProject(ctx, env)
+	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return contracts.TreeRef{}, err
 	}
-	var t treeTarget
+	var t TreeTarget
 	switch {
 	case treeArg != "" && access.DeclaredOnly:
 		c, err := sources.Select(conns, treeArg, env.Dir)
 		if err != nil {
 			return contracts.TreeRef{}, err
 		}
-		t, err = connTarget(ctx, env, c)
+		t, err = ConnTarget(ctx, env, c)
 		if err != nil {
 			return contracts.TreeRef{}, err
 		}
 	case treeArg != "":
-		t, err = targetFor(ctx, env, conns, treeArg)
+		t, err = TargetFor(ctx, env, conns, treeArg)
 	default:
-		t, err = defaultTarget(ctx, env, conns)
+		t, err = DefaultTarget(ctx, env, conns)
 	}
 	if err != nil {
 		return contracts.TreeRef{}, err
@@ -52,15 +52,15 @@ func OpenTree(ctx context.Context, env Env, treeArg string, access TreeAccess) (
 
 // openedRef checks a git source's snapshot verdict and resolves the tree's
 // commit and dirtiness.
-func openedRef(ctx context.Context, env Env, t treeTarget, access TreeAccess) (contracts.TreeRef, error) {
+func openedRef(ctx context.Context, env Env, t TreeTarget, access TreeAccess) (contracts.TreeRef, error) {
 	if t.Snapshot != nil && !access.Unverified {
 		// A snapshot that sync rejected is not read as if it were valid.
-		if err := env.managed().RequireVerified(*t.Conn, t.Snapshot); err != nil {
+		if err := env.Managed().RequireVerified(*t.Conn, t.Snapshot); err != nil {
 			return contracts.TreeRef{}, err
 		}
 	}
-	ref := contracts.TreeRef{Root: t.Root, Selector: t.selector()}
-	res, err := t.resolution(ctx, env)
+	ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
+	res, err := t.Resolution(ctx, env)
 	if err != nil {
 		return contracts.TreeRef{}, err
 	}
@@ -76,7 +76,7 @@ func openedRef(ctx context.Context, env Env, t treeTarget, access TreeAccess) (c
 // synced, is skipped with the reason. With no declared tree it is the
 // tree at or above the command's directory.
 func OpenTrees(ctx context.Context, env Env) ([]contracts.TreeRef, []contracts.SkippedTree, error) {
-	_, conns, err := openProject(ctx, env)
+	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -90,7 +90,7 @@ func OpenTrees(ctx context.Context, env Env) ([]contracts.TreeRef, []contracts.S
 	var refs []contracts.TreeRef
 	var skipped []contracts.SkippedTree
 	for _, c := range conns {
-		t, err := connTarget(ctx, env, c)
+		t, err := ConnTarget(ctx, env, c)
 		var ref contracts.TreeRef
 		if err == nil {
 			ref, err = openedRef(ctx, env, t, TreeAccess{})
@@ -112,7 +112,7 @@ func OpenTrees(ctx context.Context, env Env) ([]contracts.TreeRef, []contracts.S
 // commit and dirtiness, and for a git source its last fetch on this
 // machine. A source that cannot be opened is listed with its error.
 func ListTrees(ctx context.Context, env Env) (*contracts.ListTreesResult, error) {
-	p, conns, err := openProject(ctx, env)
+	p, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -121,12 +121,12 @@ func ListTrees(ctx context.Context, env Env) (*contracts.ListTreesResult, error)
 		ref := c.Ref()
 		l := contracts.TreeListing{Selector: ref.Selector, Exact: ref.Exact, Source: ref.Source}
 		if c.Source.Kind == contracts.SourceGit {
-			if rec, ok := env.managed().LastFetch(c.Source.Repository, c.Source.Ref); ok {
+			if rec, ok := env.Managed().LastFetch(c.Source.Repository, c.Source.Ref); ok {
 				at := rec.At
 				l.LastSync = &at
 			}
 		}
-		t, err := connTarget(ctx, env, c)
+		t, err := ConnTarget(ctx, env, c)
 		var opened contracts.TreeRef
 		if err == nil {
 			opened, err = openedRef(ctx, env, t, TreeAccess{})

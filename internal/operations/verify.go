@@ -15,13 +15,13 @@ import (
 // that is not a tree fails the request; a declared tree's problems are
 // findings. opts adds opt-in checks (verify --links).
 func Verify(ctx context.Context, env Env, args []string, opts tree.VerifyOptions) (*contracts.VerifyReport, error) {
-	_, conns, err := openProject(ctx, env)
+	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return nil, err
 	}
 	rep := &contracts.VerifyReport{SchemaVersion: contracts.CLIVersion, OK: true, Trees: []contracts.TreeReport{}}
 	seen := map[string]bool{}
-	add := func(t treeTarget, err error) error {
+	add := func(t TreeTarget, err error) error {
 		if err != nil {
 			return addDeclaredFailure(rep, t, err)
 		}
@@ -30,14 +30,14 @@ func Verify(ctx context.Context, env Env, args []string, opts tree.VerifyOptions
 		}
 		seen[t.Root] = true
 		r := tree.VerifyWith(t.Root, opts)
-		rep.Trees = append(rep.Trees, contracts.TreeReport{Root: t.Root, Selector: t.selector(), OK: r.OK(), Findings: r.Findings, Scanned: r.Scanned})
+		rep.Trees = append(rep.Trees, contracts.TreeReport{Root: t.Root, Selector: t.Selector(), OK: r.OK(), Findings: r.Findings, Scanned: r.Scanned})
 		rep.OK = rep.OK && r.OK()
 		return nil
 	}
 	switch {
 	case len(args) > 0:
 		for _, a := range args {
-			t, err := targetFor(ctx, env, conns, a)
+			t, err := TargetFor(ctx, env, conns, a)
 			if err != nil && (t.Conn == nil || t.Conn.Source.Kind == contracts.SourceGit) {
 				return nil, err // a tree asked for by name must be verified
 			}
@@ -47,7 +47,7 @@ func Verify(ctx context.Context, env Env, args []string, opts tree.VerifyOptions
 		}
 	case len(conns) > 0:
 		for _, c := range conns {
-			if err := add(connTarget(ctx, env, c)); err != nil {
+			if err := add(ConnTarget(ctx, env, c)); err != nil {
 				return nil, err
 			}
 		}
@@ -56,7 +56,7 @@ func Verify(ctx context.Context, env Env, args []string, opts tree.VerifyOptions
 		if err != nil {
 			return nil, err
 		}
-		_ = add(treeTarget{Root: root}, nil)
+		_ = add(TreeTarget{Root: root}, nil)
 	}
 	return rep, nil
 }
@@ -65,13 +65,13 @@ func Verify(ctx context.Context, env Env, args []string, opts tree.VerifyOptions
 // source without a usable snapshot is skipped with its reason (verification
 // never touches the network), a directory's missing or symlinked root is a
 // finding; anything else fails the request.
-func addDeclaredFailure(rep *contracts.VerifyReport, t treeTarget, err error) error {
+func addDeclaredFailure(rep *contracts.VerifyReport, t TreeTarget, err error) error {
 	var ce *contracts.Error
 	if !errors.As(err, &ce) {
 		return err
 	}
 	if t.Conn != nil && t.Conn.Source.Kind == contracts.SourceGit {
-		rep.Skipped = append(rep.Skipped, contracts.SkippedTree{Selector: t.selector(), Error: ce})
+		rep.Skipped = append(rep.Skipped, contracts.SkippedTree{Selector: t.Selector(), Error: ce})
 		return nil
 	}
 	var code contracts.FindingCode
@@ -84,7 +84,7 @@ func addDeclaredFailure(rep *contracts.VerifyReport, t treeTarget, err error) er
 		return err
 	}
 	rep.OK = false
-	rep.Trees = append(rep.Trees, contracts.TreeReport{Root: t.Root, Selector: t.selector(),
+	rep.Trees = append(rep.Trees, contracts.TreeReport{Root: t.Root, Selector: t.Selector(),
 		Findings: []contracts.Finding{{Code: code, Path: ".", Message: "declared tree root: " + ce.Message}}})
 	return nil
 }

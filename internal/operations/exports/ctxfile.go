@@ -1,0 +1,336 @@
+package exports
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/buildinfo"
+	"github.com/git-context-tree/git-context-tree/internal/export"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
+)
+
+// The .ctxfile convention's paths, relative to the project root.
+const (
+	ctxfileDir  = ".ctxfile"
+	ctxfileJSON = "context.json"
+	ctxfileMD   = "context.md"
+)
+
+// CtxfileRequest is `export ctxfile`.
+type CtxfileRequest struct {
+	Selector string // "" exports every declared tree (or the default tree)
+	// Profile is repo-safe when "", except for Check: then it is the
+	// profile the envelope on disk was written with (repo-safe without
+	// one), so a check compares content, and a full or custom export is
+	// not stale by its profile alone.
+	Profile  string
+	Encoding string
+	Stdout   bool // return the envelope instead of writing it
+	Check    bool // compare with the envelope on disk instead of writing
+}
+
+// FullProfileWarning is what the CLI prints, loudly, for profile full.
+const FullProfileWarning = "profile full puts the body of every document into .ctxfile/context.json: committing it publishes everything in the tree, member notes included, to everyone with clone access"
+
+// Ctxfile builds the .ctxfile envelope of the project's trees and
+// writes, prints or checks it.
+func Ctxfile(ctx context.Context, env operations.Env, req CtxfileRequest) (*contracts.ExportCtxfileResult, error) {
+	counter, err := export.NewCounter(req.Encoding)
+	if err != nil {
+		return nil, err
+	}
+	p, conns, err := operations.OpenProject(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	if req.Profile == "" && req.Check {
+		req.Profile = writtenProfile(p.Root)
+	}
+	if req.Profile == "" {
+		req.Profile = contracts.ProfileRepoSafe
+	}
+	var include []string
+	if req.Profile == contracts.ProfileCustom {
+		if include, err = readCtxfileInclude(p.Root); err != nil {
+			return nil, err
+		}
+	}
+	targets, err := ctxfileTargets(ctx, env, conns, req.Selector)
+	if err != nil {
+		return nil, err
+	}
+	now, err := exportTime()
+	if err != nil {
+		return nil, err
+	}
+	project, _, err := checkoutState(ctx, env, p.Root, p.Root)
+	if err != nil {
+		return nil, err
+	}
+	sections, err := export.Sections(req.Profile, include, project != nil)
+	if err != nil {
+		return nil, err
+	}
+	in := export.CtxfileInput{
+		Profile: req.Profile, Sections: sections, ToolVersion: buildinfo.Version(), Encoding: counter.Encoding,
+		GeneratedAt: now, SnapshotAt: now, RootName: filepath.Base(p.Root),
+	}
+	if project != nil {
+		in.GitSHA, in.GitState = project.Head, gitState(project)
+	}
+	res := &contracts.ExportCtxfileResult{
+		SchemaVersion: contracts.CLIVersion, ProjectRoot: p.Root, Profile: req.Profile, Encoding: counter.Encoding,
+		Sections: sections, Trees: []contracts.TreeRef{}, Check: req.Check,
+	}
+	if in.SnapshotAt, err = addCtxfileTrees(ctx, env, p.Root, targets, counter, &in, res); err != nil {
+		return nil, err
+	}
+	if in.SnapshotAt.IsZero() {
+		in.SnapshotAt = now
+	}
+	if req.Profile == contracts.ProfileFull {
+		res.Warnings = append(res.Warnings, FullProfileWarning)
+	}
+	envelope, err := export.Redacted(export.Envelope(in))
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case req.Stdout:
+		res.Envelope = &envelope
+		return res, nil
+	case req.Check:
+		return checkCtxfile(p.Root, envelope, res)
+	}
+	return writeCtxfile(p.Root, envelope, res)
+}
+
+// ctxfileTargets is the named tree, else every declared tree, else the
+// tree at or above the command's directory.
+func ctxfileTargets(ctx context.Context, env operations.Env, conns []sources.Connection, selector string) ([]operations.TreeTarget, error) {
+	if selector != "" || len(conns) == 0 {
+		t, err := openExportTarget(ctx, env, conns, selector)
+		return []operations.TreeTarget{t}, err
+	}
+	var targets []operations.TreeTarget
+	for _, c := range conns {
+		t, err := operations.ConnTarget(ctx, env, c)
+		if err == nil {
+			err = requireVerified(env, t)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("tree %s: %w", c.Short, err)
+		}
+		targets = append(targets, t)
+	}
+	return targets, nil
+}
+
+// addCtxfileTrees reads each tree into the envelope's input and the
+// result, and returns when the trees' content was committed: the newest
+// HEAD commit time when every tree is a clean git checkout, else zero.
+func addCtxfileTrees(ctx context.Context, env operations.Env, projectRoot string, targets []operations.TreeTarget, counter *export.Counter, in *export.CtxfileInput, res *contracts.ExportCtxfileResult) (time.Time, error) {
+	var snapshot time.Time
+	allClean := true
+	for _, t := range targets {
+		et, err := readExportTree(t, counter)
+		if err != nil {
+			return time.Time{}, err
+		}
+		meta := contracts.CtxfileTree{Selector: filepath.Base(t.Root), Title: et.title}
+		if t.Conn != nil {
+			meta.Selector = t.Conn.Short
+			if t.Conn.Source.Kind == contracts.SourceGit {
+				meta.Exact = t.Conn.Exact // a URL; a directory's exact selector is an absolute path
+			}
+		}
+		prefix := ""
+		if rel, ok := tree.Inside(projectRoot, t.Root); ok && t.Snapshot == nil {
+			meta.Path = filepath.ToSlash(rel)
+			if rel != "." {
+				prefix = meta.Path
+			}
+		}
+		ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
+		st, _, err := checkoutState(ctx, env, t.Root, projectRoot)
+		if err != nil {
+			return time.Time{}, err
+		}
+		if st != nil && st.Head != "" {
+			dirty := st.Dirty
+			meta.Commit, meta.Dirty = st.Head, &dirty
+			ref.Head, ref.Dirty = st.Head, &dirty
+			if !dirty {
+				at, err := env.Git.HeadTime(ctx, git.Isolated, t.Root)
+				if err != nil {
+					return time.Time{}, contracts.Errorf(contracts.CodeGit, "%v", err)
+				}
+				snapshot = later(snapshot, at)
+			}
+		}
+		allClean = allClean && st != nil && st.Head != "" && !st.Dirty
+		in.Trees = append(in.Trees, export.CtxfileTree{Meta: meta, Prefix: prefix, Docs: et.docs})
+		res.Trees = append(res.Trees, ref)
+		res.Skipped = append(res.Skipped, et.unreadable...)
+		res.Documents += len(et.docs)
+		for _, d := range et.docs {
+			res.Tokens += d.Tokens
+			res.Redactions += d.Redactions
+		}
+	}
+	if !allClean {
+		return time.Time{}, nil
+	}
+	return snapshot, nil
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// gitState is the envelope's view of the project checkout.
+func gitState(st *git.BranchState) *contracts.CtxfileGitState {
+	g := &contracts.CtxfileGitState{Head: st.Head, Upstream: st.Upstream, Dirty: st.Dirty}
+	if st.Branch != "" {
+		branch := st.Branch
+		g.Branch = &branch
+	}
+	if st.HasCounts {
+		ahead, behind := st.Ahead, st.Behind
+		g.Ahead, g.Behind = &ahead, &behind
+	}
+	return g
+}
+
+// writeCtxfile writes context.json and its render. An envelope on disk
+// that differs only in its timestamps is kept as it is, so running the
+// export again (in a hook, in CI) changes nothing until the trees do.
+func writeCtxfile(projectRoot string, envelope contracts.CtxfileEnvelope, res *contracts.ExportCtxfileResult) (*contracts.ExportCtxfileResult, error) {
+	dir := filepath.Join(projectRoot, ctxfileDir)
+	if err := ctxfileDirectory(dir); err != nil {
+		return nil, err
+	}
+	jsonPath := filepath.Join(dir, ctxfileJSON)
+	old, err := readIfRegular(jsonPath)
+	if err != nil {
+		return nil, err
+	}
+	if old != nil && export.OnlyTimesDiffer(old, envelope) {
+		if err := parseEnvelope(old, &envelope); err != nil {
+			return nil, err
+		}
+	}
+	data, err := export.MarshalEnvelope(envelope)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{jsonPath, data}, {filepath.Join(dir, ctxfileMD), []byte(export.RenderContextMD(envelope))}} {
+		file, err := writeExport(f.name, f.data)
+		if err != nil {
+			return nil, err
+		}
+		res.Files = append(res.Files, file)
+	}
+	return res, nil
+}
+
+// checkCtxfile compares the envelope on disk with the trees; stale is a
+// failed check (exit 1), reported with every difference.
+func checkCtxfile(projectRoot string, envelope contracts.CtxfileEnvelope, res *contracts.ExportCtxfileResult) (*contracts.ExportCtxfileResult, error) {
+	jsonPath := filepath.Join(projectRoot, ctxfileDir, ctxfileJSON)
+	old, err := readIfRegular(jsonPath)
+	if err != nil {
+		return nil, err
+	}
+	if old == nil {
+		res.Differences = []string{ctxfileDir + "/" + ctxfileJSON + " does not exist"}
+	} else {
+		res.Differences = export.Differences(old, envelope)
+		res.Files = append(res.Files, contracts.ExportFile{Path: jsonPath, Bytes: len(old)})
+		var prev contracts.CtxfileEnvelope
+		mdPath := filepath.Join(projectRoot, ctxfileDir, ctxfileMD)
+		md, err := readIfRegular(mdPath)
+		if err != nil {
+			return nil, err
+		}
+		if parseEnvelope(old, &prev) == nil && string(md) != export.RenderContextMD(prev) {
+			res.Differences = append(res.Differences, ctxfileDir+"/"+ctxfileMD+" is not the render of "+ctxfileJSON)
+		}
+	}
+	fresh := len(res.Differences) == 0
+	res.Fresh = &fresh
+	return res, nil
+}
+
+// writtenProfile is the profile of the envelope at the project root, ""
+// when there is none or it names no profile of ours (the check then
+// reports it stale as it is).
+func writtenProfile(projectRoot string) string {
+	old, err := readIfRegular(filepath.Join(projectRoot, ctxfileDir, ctxfileJSON))
+	var prev contracts.CtxfileEnvelope
+	if err != nil || old == nil || parseEnvelope(old, &prev) != nil {
+		return ""
+	}
+	switch prev.Profile {
+	case contracts.ProfileRepoSafe, contracts.ProfileFull, contracts.ProfileCustom:
+		return prev.Profile
+	}
+	return ""
+}
+
+func parseEnvelope(data []byte, env *contracts.CtxfileEnvelope) error {
+	if err := jsonUnmarshal(data, env); err != nil {
+		return contracts.Errorf(contracts.CodeIO, "cannot parse %s/%s: %v", ctxfileDir, ctxfileJSON, err)
+	}
+	return nil
+}
+
+// ctxfileDirectory creates .ctxfile, refusing a symlink or a file there.
+func ctxfileDirectory(dir string) error {
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", dir, unwrapPath(err))
+		}
+		return nil
+	case err != nil:
+		return contracts.Errorf(contracts.CodeIO, "cannot read %s: %v", dir, unwrapPath(err))
+	case !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0:
+		return contracts.Errorf(contracts.CodeIO, "%s is not a directory; the export does not write through links or over files", dir)
+	}
+	return nil
+}
+
+// readIfRegular reads a regular file, nil when there is none.
+func readIfRegular(name string) ([]byte, error) {
+	fi, err := os.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, contracts.Errorf(contracts.CodeIO, "cannot read %s: %v", name, unwrapPath(err))
+	case !fi.Mode().IsRegular():
+		return nil, contracts.Errorf(contracts.CodeIO, "%s is not a regular file", name)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeIO, "cannot read %s: %v", name, unwrapPath(err))
+	}
+	return data, nil
+}

@@ -1,0 +1,126 @@
+package exports
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/export"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/redact"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
+)
+
+// exportTree is one tree read for an export.
+type exportTree struct {
+	title      string // the root NODE.md's title
+	root       export.Document
+	docs       []export.Document
+	unreadable []contracts.SkippedDocument
+}
+
+// openExportTarget picks the tree an export of one tree reads: the named
+// one, else the default, as read does; a git source's snapshot must be one
+// sync accepted.
+func openExportTarget(ctx context.Context, env operations.Env, conns []sources.Connection, selector string) (operations.TreeTarget, error) {
+	var t operations.TreeTarget
+	var err error
+	if selector != "" {
+		t, err = operations.TargetFor(ctx, env, conns, selector)
+	} else {
+		t, err = operations.DefaultTarget(ctx, env, conns)
+	}
+	if err != nil {
+		return t, err
+	}
+	return t, requireVerified(env, t)
+}
+
+func requireVerified(env operations.Env, t operations.TreeTarget) error {
+	if t.Snapshot == nil {
+		return nil
+	}
+	return env.Managed().RequireVerified(*t.Conn, t.Snapshot)
+}
+
+// readExportTree lists and prepares every document of a tree by the CLI's
+// walk rules (tree.Documents).
+func readExportTree(t operations.TreeTarget, counter *export.Counter) (*exportTree, error) {
+	entries, err := tree.Documents(t.Root)
+	if err != nil {
+		return nil, err
+	}
+	docs, unreadable := export.Prepare(entries, counter)
+	et := &exportTree{docs: docs, title: tree.DefaultTitle(t.Root)}
+	for _, e := range unreadable {
+		et.unreadable = append(et.unreadable, contracts.SkippedDocument{Path: e.Path, Reason: e.Unreadable})
+	}
+	for _, e := range entries {
+		if e.Path == tree.NodeFile {
+			et.title = redact.String(e.Title)
+		}
+	}
+	for _, d := range docs {
+		if d.Path == tree.NodeFile {
+			et.root, et.title = d, d.Title
+		}
+	}
+	return et, nil
+}
+
+// treeRef names the tree and, in git, the commit it was read at and
+// whether it had uncommitted changes, as read reports them.
+func treeRef(ctx context.Context, env operations.Env, t operations.TreeTarget) (contracts.TreeRef, error) {
+	ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
+	res, err := t.Resolution(ctx, env)
+	if err != nil {
+		return ref, err
+	}
+	if res.InGit() {
+		dirty := res.Dirty
+		ref.Head, ref.Dirty = res.Head, &dirty
+	}
+	return ref, nil
+}
+
+// checkoutState is git's view of the checkout holding dir, nil outside
+// git. The project's .ctxfile directory is left out of dirtiness, so
+// writing the envelope never makes the next export differ.
+func checkoutState(ctx context.Context, env operations.Env, dir, projectRoot string) (*git.BranchState, string, error) {
+	top, err := env.Git.Toplevel(ctx, git.Isolated, dir)
+	if err != nil {
+		return nil, "", contracts.Errorf(contracts.CodeGit, "%v", err)
+	}
+	if top == "" {
+		return nil, "", nil
+	}
+	top = tree.RealPath(top)
+	var exclude []string
+	if rel, ok := tree.Inside(top, projectRoot); ok {
+		exclude = append(exclude, filepath.ToSlash(filepath.Join(rel, ctxfileDir)))
+	}
+	st, err := env.Git.BranchState(ctx, git.Isolated, dir, exclude...)
+	if err != nil {
+		return nil, "", contracts.Errorf(contracts.CodeGit, "%v", err)
+	}
+	return &st, top, nil
+}
+
+// exportTime is now, or SOURCE_DATE_EPOCH when set (the reproducible-builds
+// convention), so a pipeline can make even the timestamps repeatable.
+func exportTime() (time.Time, error) {
+	v := os.Getenv("SOURCE_DATE_EPOCH")
+	if v == "" {
+		return time.Now().UTC(), nil
+	}
+	secs, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || secs < 0 {
+		return time.Time{}, contracts.Errorf(contracts.CodeUsage, "SOURCE_DATE_EPOCH=%q is not a Unix time in seconds", v)
+	}
+	return time.Unix(secs, 0).UTC(), nil
+}
