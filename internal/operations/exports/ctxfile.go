@@ -161,7 +161,7 @@ func addCtxfileTrees(ctx context.Context, env operations.Env, projectRoot string
 			}
 		}
 		ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
-		st, _, err := checkoutState(ctx, env, t.Root, projectRoot)
+		st, err := treeState(ctx, env, t, projectRoot)
 		if err != nil {
 			return time.Time{}, err
 		}
@@ -170,7 +170,7 @@ func addCtxfileTrees(ctx context.Context, env operations.Env, projectRoot string
 			meta.Commit, meta.Dirty = st.Head, &dirty
 			ref.Head, ref.Dirty = st.Head, &dirty
 			if !dirty {
-				at, err := env.Git.HeadTime(ctx, git.Isolated, t.Root)
+				at, err := commitTime(ctx, env, t)
 				if err != nil {
 					return time.Time{}, contracts.Errorf(contracts.CodeGit, "%v", err)
 				}
@@ -333,4 +333,22 @@ func readIfRegular(name string) ([]byte, error) {
 		return nil, contracts.Errorf(contracts.CodeIO, "cannot read %s: %v", name, unwrapPath(err))
 	}
 	return data, nil
+}
+
+// treeState is git's view of a tree's checkout; a git source's snapshot
+// (a plain checkout, no .git) is its commit, clean.
+func treeState(ctx context.Context, env operations.Env, t operations.TreeTarget, projectRoot string) (*git.BranchState, error) {
+	if t.Snapshot != nil {
+		return &git.BranchState{Head: t.Snapshot.Commit}, nil
+	}
+	st, _, err := checkoutState(ctx, env, t.Root, projectRoot)
+	return st, err
+}
+
+// commitTime is when the commit a clean tree was read at was made.
+func commitTime(ctx context.Context, env operations.Env, t operations.TreeTarget) (time.Time, error) {
+	if t.Snapshot != nil {
+		return env.Git.CommitTime(ctx, t.Snapshot.Cache, t.Snapshot.Commit)
+	}
+	return env.Git.HeadTime(ctx, git.Isolated, t.Root)
 }
