@@ -45,6 +45,9 @@ func Abort(ctx context.Context, env Env, id string) (*contracts.SessionResult, e
 	worktreeGone := false
 	if err := checkWorktree(ctx, env, s, s.Base); err != nil {
 		ce, _ := err.(*contracts.Error)
+		if ce != nil && ce.Code == contracts.CodeSessionTampered {
+			return nil, err
+		}
 		if ce == nil || ce.Code != contracts.CodeSessionStale {
 			return nil, notEmpty("is not at its base commit on its branch")
 		}

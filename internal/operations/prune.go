@@ -3,6 +3,7 @@ package operations
 import (
 	"context"
 	"errors"
+	"os"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -50,6 +51,13 @@ func pruneOne(ctx context.Context, env Env, id string) (*contracts.Session, stri
 	defer unlock()
 	clearStaleRefLocks(s)
 	describe(ctx, env, s)
+	// A session whose .git reaches beyond it is kept, whatever its state,
+	// for the user to look at (SESSION_TAMPERED names what and where).
+	if gd, err := os.Lstat(sessionGitDir(s)); err == nil && gd.IsDir() {
+		if err := checkSessionRepo(ctx, env, s); err != nil {
+			return s, string(contracts.CodeSessionTampered) + ": " + err.Error(), nil
+		}
+	}
 	switch s.Status {
 	case contracts.StatusPublished, contracts.StatusMerged:
 	case contracts.StatusOpen:
