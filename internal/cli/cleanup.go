@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/cleanup"
 )
 
 type cleanupCmd struct {
@@ -44,7 +44,7 @@ func (cmd *cleanupScheduleCmd) Run(c *Context) error {
 	if cmd.Agent != "" && cmd.AgentCommand != "" {
 		return contracts.Errorf(contracts.CodeUsage, "use --agent or --agent-command, not both")
 	}
-	res, err := operations.CleanupSchedule(c, c.Env, operations.ScheduleRequest{
+	res, err := cleanup.Schedule(c, c.Env, cleanup.ScheduleRequest{
 		Selector: cmd.Selector, Every: cmd.Every, At: cmd.At, Publish: cmd.Publish, Agent: cmd.Agent,
 		AgentCommand: cmd.AgentCommand, Timeout: cmd.Timeout, KeepRuns: cmd.KeepRuns, LogBytes: cmd.LogBytes,
 		Print: cmd.Print, Replace: cmd.Replace,
@@ -91,7 +91,7 @@ type cleanupUnscheduleCmd struct {
 }
 
 func (cmd *cleanupUnscheduleCmd) Run(c *Context) error {
-	res, err := operations.CleanupUnschedule(c, c.Env, operations.UnscheduleRequest{
+	res, err := cleanup.Unschedule(c, c.Env, cleanup.UnscheduleRequest{
 		Selector: cmd.Selector, ScheduleID: cmd.Schedule, Orphans: cmd.Orphans, Purge: cmd.Purge,
 	})
 	if err != nil {
@@ -121,7 +121,7 @@ type cleanupStatusCmd struct {
 func (cmd *cleanupStatusCmd) Run(c *Context) error { return listSchedules(c, cmd.Selector) }
 
 func listSchedules(c *Context, selector string) error {
-	res, err := operations.CleanupList(c, c.Env, selector)
+	res, err := cleanup.List(c, c.Env, selector)
 	if err != nil {
 		return err
 	}
@@ -174,12 +174,12 @@ func (cmd *cleanupRunCmd) Run(c *Context) error {
 	if (cmd.Publish || cmd.Timeout != 0) && cmd.Agent == "" && cmd.AgentCommand == "" {
 		return contracts.Errorf(contracts.CodeUsage, "--publish and --timeout are for ad hoc runs (with --agent or --agent-command); a schedule's run uses its recorded policy")
 	}
-	req := operations.RunRequest{Selector: cmd.Selector, ScheduleID: cmd.Schedule, Agent: cmd.Agent,
+	req := cleanup.RunRequest{Selector: cmd.Selector, ScheduleID: cmd.Schedule, Agent: cmd.Agent,
 		AgentCommand: cmd.AgentCommand, Publish: cmd.Publish, Timeout: cmd.Timeout}
 	if !cmd.Quiet {
 		req.Progress = func(phase string) { fmt.Fprintf(c.Stderr, "cleanup: %s\n", phase) }
 	}
-	res, err := operations.CleanupRun(c, c.Env, req)
+	res, err := cleanup.Run(c, c.Env, req)
 	if err != nil && res == nil {
 		return err
 	}
@@ -211,7 +211,7 @@ type cleanupLogsCmd struct {
 }
 
 func (cmd *cleanupLogsCmd) Run(c *Context) error {
-	res, err := operations.CleanupLogs(c, c.Env, operations.LogsRequest{Selector: cmd.Selector, ScheduleID: cmd.Schedule, Run: cmd.RunID})
+	res, err := cleanup.Logs(c, c.Env, cleanup.LogsRequest{Selector: cmd.Selector, ScheduleID: cmd.Schedule, Run: cmd.RunID})
 	if err != nil {
 		return err
 	}

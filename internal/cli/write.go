@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/session"
 )
 
 type writeCmd struct {
@@ -48,7 +48,7 @@ snapshot.stale). Prints the session id and the directory to edit.`
 }
 
 func (cmd *prepareCmd) Run(c *Context) error {
-	res, err := operations.Prepare(c, c.Env, cmd.Selector, operations.PrepareOptions{Sync: cmd.Sync})
+	res, err := session.Prepare(c, c.Env, cmd.Selector, session.PrepareOptions{Sync: cmd.Sync})
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ rebased, merged or retried.`
 }
 
 func (cmd *finishCmd) Run(c *Context) error {
-	res, err := operations.Finish(c, c.Env, operations.FinishRequest{
+	res, err := session.Finish(c, c.Env, session.FinishRequest{
 		ID: cmd.ID, Message: cmd.Message, Publish: cmd.Publish, IncludeIgnored: cmd.IncludeIgnored,
 		IncludeHidden: cmd.IncludeHidden, Keep: cmd.Keep,
 	})
@@ -127,7 +127,7 @@ SESSION_NOT_EMPTY and removes nothing: the CLI never discards work.`
 }
 
 func (cmd *abortCmd) Run(c *Context) error {
-	res, err := operations.Abort(c, c.Env, cmd.ID)
+	res, err := session.Abort(c, c.Env, cmd.ID)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (cmd *abortCmd) Run(c *Context) error {
 type writeListCmd struct{}
 
 func (cmd *writeListCmd) Run(c *Context) error {
-	res, err := operations.ListSessions(c, c.Env)
+	res, err := session.List(c, c.Env)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ type writeShowCmd struct {
 }
 
 func (cmd *writeShowCmd) Run(c *Context) error {
-	res, err := operations.ShowSession(c, c.Env, cmd.ID)
+	res, err := session.Show(c, c.Env, cmd.ID)
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ what moves it on. Worktrees or branches removed by hand are fine.`
 }
 
 func (cmd *writePruneCmd) Run(c *Context) error {
-	res, err := operations.PruneSessions(c, c.Env)
+	res, err := session.Prune(c, c.Env)
 	if err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ back to the session's commit. finish never does any of this by itself.`
 }
 
 func (cmd *updateCmd) Run(c *Context) error {
-	res, err := operations.UpdateSession(c, c.Env, operations.UpdateRequest{ID: cmd.ID, Continue: cmd.Continue, Abort: cmd.Abort})
+	res, err := session.Update(c, c.Env, session.UpdateRequest{ID: cmd.ID, Continue: cmd.Continue, Abort: cmd.Abort})
 	if err != nil {
 		return err
 	}

@@ -139,7 +139,7 @@ func directorySource(p *sources.Project, env Env, req ConnectRequest) (contracts
 	if !req.AllowInvalid {
 		if rep := tree.Verify(root); !rep.OK() {
 			return contracts.Source{}, contracts.Errorf(contracts.CodeTreeInvalid,
-				"%s does not verify (%s); repair it (`git context-tree fix %s` shows what fix can do) or pass --allow-invalid", req.Target, countFindings(len(rep.Findings)), ShellWord(req.Target)).
+				"%s does not verify (%s); repair it (`git context-tree fix %s` shows what fix can do) or pass --allow-invalid", req.Target, CountFindings(len(rep.Findings)), ShellWord(req.Target)).
 				WithDetails(map[string]any{"root": root, "findings": rep.Findings})
 		}
 	}

@@ -7,10 +7,12 @@ package operations
 
 import (
 	"context"
+	"errors"
 	"io"
 	"path/filepath"
 	"time"
 
+	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
@@ -54,7 +56,14 @@ func (e Env) Abs(p string) string {
 }
 
 // GitError is a command's error for a failed git call: a *contracts.Error
-// passes through unchanged, any other error becomes CodeGit. It is the
-// exported name of the core's gitErr, for the feature packages under
-// internal/operations.
-func GitError(err error) error { return gitErr(err) }
+// passes through unchanged, any other error becomes CodeGit.
+func GitError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ce *contracts.Error
+	if errors.As(err, &ce) {
+		return err
+	}
+	return contracts.Errorf(contracts.CodeGit, "%v", err)
+}

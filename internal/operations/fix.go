@@ -122,14 +122,14 @@ func ignoredIn(ctx context.Context, env Env, root string) func([]string) (map[st
 	return func(paths []string) (map[string]bool, error) {
 		top, err := env.Git.Toplevel(ctx, git.Isolated, root)
 		if err != nil {
-			return nil, gitErr(err)
+			return nil, GitError(err)
 		}
 		if top == "" {
 			return nil, nil
 		}
 		ignored, err := env.Git.CheckIgnore(ctx, root, paths)
 		if err != nil {
-			return nil, gitErr(err)
+			return nil, GitError(err)
 		}
 		return ignored, nil
 	}

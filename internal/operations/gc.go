@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations/session/record"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
@@ -129,13 +130,13 @@ func prune(ctx context.Context, env Env, repos []string, moreThan int, grace tim
 // that cannot be read pins nothing: its base stays reachable in the cache
 // through the session's branch all the same.
 func sessionPins(env Env) (map[string]map[string]bool, error) {
-	ids, err := listSessionIDs(env)
+	ids, err := record.Store{Home: env.Home}.IDs()
 	if err != nil {
 		return nil, err
 	}
 	pins := map[string]map[string]bool{}
 	for _, id := range ids {
-		s, err := loadSession(env, id)
+		s, err := record.Store{Home: env.Home}.Load(id)
 		if err != nil || s.ClosedAt != "" || s.Repository.Kind != contracts.SourceGit {
 			continue
 		}

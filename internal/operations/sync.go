@@ -200,3 +200,9 @@ func resolvedDirectory(ctx context.Context, env Env, c sources.Connection) (cont
 	}
 	return e, nil
 }
+
+// SyncSource syncs one declared source on its own, as sync would (prepare
+// --sync).
+func SyncSource(ctx context.Context, env Env, c sources.Connection) (contracts.SyncEntry, error) {
+	return syncOne(ctx, env, c, sources.SyncOptions{})
+}

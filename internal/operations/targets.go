@@ -87,16 +87,16 @@ func DefaultTarget(ctx context.Context, env Env, conns []sources.Connection) (Tr
 	}
 	root, err := sources.FindTreeRoot(ctx, env.Git, env.Dir)
 	if err != nil && len(conns) > 1 {
-		return TreeTarget{}, chooseOne(conns, "`--tree <selector>`")
+		return TreeTarget{}, ChooseOne(conns, "`--tree <selector>`")
 	}
 	return TreeTarget{Root: root}, err
 }
 
-// chooseOne is the refusal when several trees are declared and none was
+// ChooseOne is the refusal when several trees are declared and none was
 // named: it names every tree as the user would select it (the short
 // selector where it is unique, else the exact one) and how to pass it,
 // and lists every exact selector in details.
-func chooseOne(conns []sources.Connection, how string) error {
+func ChooseOne(conns []sources.Connection, how string) error {
 	exact := make([]string, len(conns))
 	usable := make([]string, len(conns))
 	shorts := map[string]int{}
@@ -134,8 +134,8 @@ func openTree(abs, name string) (string, error) {
 	return root, nil
 }
 
-// countFindings is "1 finding" or "N findings".
-func countFindings(n int) string {
+// CountFindings is "1 finding" or "N findings".
+func CountFindings(n int) string {
 	if n == 1 {
 		return "1 finding"
 	}

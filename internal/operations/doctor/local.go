@@ -9,6 +9,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/scheduler"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/cleanup"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
@@ -88,7 +89,7 @@ func checkSkillLocation(l contracts.SkillsLocation, fix, name string, r *doctorR
 // on Linux whether the user manager outlives the login (lingering).
 func checkSchedules(ctx context.Context, env operations.Env, r *doctorReport) {
 	const area = "schedules"
-	list, err := operations.CleanupList(ctx, env, "")
+	list, err := cleanup.List(ctx, env, "")
 	if err != nil {
 		r.warn(area, "schedules.list", "cannot read the cleanup schedules: "+errorText(err), "git context-tree cleanup list")
 		return

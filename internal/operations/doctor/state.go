@@ -13,6 +13,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/session"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
@@ -76,7 +77,7 @@ func unusableRoot(fi fs.FileInfo, err error) string {
 // checkSessions reports sessions whose worktree or branch was removed by
 // hand: their records stay until aborted or pruned.
 func checkSessions(ctx context.Context, env operations.Env, r *doctorReport) {
-	list, err := operations.ListSessions(ctx, env)
+	list, err := session.List(ctx, env)
 	if err != nil {
 		r.warn("state", "state.sessions", "cannot read the session records: "+errorText(err), "git context-tree write list")
 		return

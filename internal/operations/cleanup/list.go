@@ -1,0 +1,76 @@
+package cleanup
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/history"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/scheduler"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+)
+
+// List lists the schedules (all, or the selected source's) with
+// their loaded state, missing captured executables, last run and the
+// orphaned jobs.
+func List(ctx context.Context, env operations.Env, selector string) (*contracts.ScheduleList, error) {
+	var recs []*contracts.Schedule
+	var err error
+	if selector != "" {
+		var rec *contracts.Schedule
+		rec, err = findSchedule(ctx, env, selector, "")
+		recs = []*contracts.Schedule{rec}
+	} else {
+		recs, err = allSchedules(env)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &contracts.ScheduleList{SchemaVersion: contracts.CLIVersion, Schedules: []contracts.ScheduleStatus{}, Orphans: []string{}}
+	sch, schErr := scheduler.Detect()
+	for _, rec := range recs {
+		st := contracts.ScheduleStatus{Schedule: rec, Missing: []string{}}
+		if schErr == nil && rec.Scheduler == sch.Kind {
+			st.Loaded = sch.Loaded(ctx, scheduler.Job{ID: rec.ID})
+		}
+		paths := []string{rec.Executable, rec.Git}
+		if len(rec.AgentArgs) > 0 {
+			paths = append(paths, rec.AgentArgs[0])
+		}
+		for _, p := range paths {
+			if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+				st.Missing = append(st.Missing, p)
+			}
+		}
+		store := history.Store{Home: env.Home, ScheduleID: rec.ID}
+		if ids, err := store.IDs(); err == nil && len(ids) > 0 {
+			st.LastRun, _ = store.Load(ids[len(ids)-1])
+		}
+		res.Schedules = append(res.Schedules, st)
+	}
+	if schErr == nil {
+		orphans, err := orphanJobs(env, sch)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range orphans {
+			res.Orphans = append(res.Orphans, sch.FilesOf(n)...)
+		}
+	}
+	return res, nil
+}
+
+func orDuration(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+func orInt(n, def int) int {
+	if n <= 0 {
+		return def
+	}
+	return n
+}

@@ -1,0 +1,34 @@
+package session
+
+import (
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/session/record"
+)
+
+// sessionBranchPrefix begins every session branch.
+const sessionBranchPrefix = record.BranchPrefix
+
+func store(env operations.Env) record.Store {
+	return record.Store{Home: env.Home, LockWait: env.LockWait}
+}
+
+func loadSession(env operations.Env, id string) (*contracts.Session, error) {
+	return store(env).Load(id)
+}
+
+func saveSession(env operations.Env, s *contracts.Session) error { return store(env).Save(s) }
+
+func listSessionIDs(env operations.Env) ([]string, error) { return store(env).IDs() }
+
+func lockSession(env operations.Env, id string) (func(), error) { return store(env).Lock(id) }
+
+// deleteSession removes a session's record and the base indexes kept
+// beside it.
+func deleteSession(env operations.Env, id string) error {
+	if err := store(env).Delete(id); err != nil {
+		return err
+	}
+	removeBaseIndexes(env, id)
+	return nil
+}
