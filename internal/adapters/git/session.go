@@ -12,10 +12,11 @@ import (
 
 // A write session is a repository of its own: a work tree with a private
 // .git directory that borrows the home repository's objects through
-// objects/info/alternates. Whatever git commands run inside it change only
-// that .git directory, never the home repository's refs or configuration.
-// The tool builds every commit in the home repository itself, from the
-// session's files, through an index file it owns (see WorkTree).
+// objects/info/alternates. That .git is the agent's: after creating it,
+// the tool runs no git command with it as the repository (its HEAD and
+// branch are read and moved as files, see ReadHead). The tool builds every
+// commit in the home repository itself, from the session's files, through
+// an index file it owns (see WorkTree).
 
 // ObjectFormat returns the object format ("sha1", "sha256") of gitDir.
 func (g *Git) ObjectFormat(ctx context.Context, gitDir string) (string, error) {
@@ -122,21 +123,6 @@ func (g *Git) WriteTree(ctx context.Context, w WorkTree) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
-// HeadRef returns HEAD's commit and the ref HEAD names ("HEAD" when
-// detached), of the repository whose git directory is gitDir, in one
-// rev-parse. An unborn HEAD is an error.
-func (g *Git) HeadRef(ctx context.Context, gitDir string) (commit, ref string, err error) {
-	out, err := g.InRepo(ctx, gitDir, "rev-parse", "HEAD", "--symbolic-full-name", "HEAD")
-	if err != nil {
-		return "", "", err
-	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 2 {
-		return "", "", fmt.Errorf("git rev-parse HEAD: unexpected output %q", out)
-	}
-	return lines[0], lines[1], nil
-}
-
 // CommitTree creates a commit of tree with one parent, with the host
 // identity, and returns its id. The message is used verbatim.
 func (g *Git) CommitTree(ctx context.Context, gitDir, tree, parent, message string) (string, error) {
@@ -228,38 +214,4 @@ func (g *Git) IsAncestor(ctx context.Context, gitDir, a, b string) (bool, error)
 func (g *Git) IdentityKnown(ctx context.Context, gitDir string) bool {
 	_, err := g.InRepo(ctx, gitDir, "var", "GIT_COMMITTER_IDENT")
 	return err == nil
-}
-
-// ResetHardTo makes the work tree, the index and the current branch
-// exactly commit.
-func (g *Git) ResetHardTo(ctx context.Context, w WorkTree, commit string) error {
-	_, err := g.inWorkTree(ctx, w, "reset", "--hard", "--quiet", "--no-recurse-submodules", commit)
-	return err
-}
-
-// ApplyCommit applies what commit changes relative to its parent to the
-// work tree and index, without committing. conflicted is true when git
-// stopped with conflicts left in the files and the index.
-func (g *Git) ApplyCommit(ctx context.Context, w WorkTree, commit string) (conflicted bool, err error) {
-	_, err = g.inWorkTree(ctx, w, "cherry-pick", "--no-commit", "--no-rerere-autoupdate", commit)
-	if ExitCode(err) == 1 {
-		return true, nil
-	}
-	return false, err
-}
-
-// ForgetApply ends git's record of an interrupted cherry-pick, keeping the
-// files as they are.
-func (g *Git) ForgetApply(ctx context.Context, w WorkTree) error {
-	_, err := g.inWorkTree(ctx, w, "cherry-pick", "--quit")
-	return err
-}
-
-// Unmerged lists the paths with conflicts still recorded in the index.
-func (g *Git) Unmerged(ctx context.Context, w WorkTree) ([]string, error) {
-	out, err := g.inWorkTree(ctx, w, "diff", "--name-only", "--diff-filter=U", "-z")
-	if err != nil {
-		return nil, err
-	}
-	return splitNUL(out), nil
 }
