@@ -78,6 +78,10 @@ func SetLooseRef(gitDir, ref, commit, old string) error {
 		return fmt.Errorf("ref %s is not at %.12s", ref, old)
 	}
 	path := filepath.Join(gitDir, filepath.FromSlash(ref))
+	// A ref only in packed-refs has no directory of loose refs yet.
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), ".ref-*")
 	if err != nil {
 		return err

@@ -94,7 +94,11 @@ func (g *Git) LsTree(ctx context.Context, gitDir, commit string, recurse bool, p
 // LocalConfig reads every entry of the repository's own configuration
 // file (no user, system or command-line configuration), in file order.
 func (g *Git) LocalConfig(ctx context.Context, gitDir string) ([][2]string, error) {
-	out, err := g.InRepo(ctx, gitDir, "config", "--local", "--list", "-z")
+	return configEntries(g.InRepo(ctx, gitDir, "config", "--local", "--list", "-z"))
+}
+
+// configEntries parses `git config --list -z`: key, newline, value, NUL.
+func configEntries(out []byte, err error) ([][2]string, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -110,14 +114,5 @@ func (g *Git) LocalConfig(ctx context.Context, gitDir string) ([][2]string, erro
 // in file order: includes are not followed (an include.path is listed as
 // an entry), and no repository's configuration takes part.
 func (g *Git) ConfigFileEntries(ctx context.Context, file string) ([][2]string, error) {
-	out, err := g.Run(ctx, Isolated, string(filepath.Separator), "config", "--file", file, "--no-includes", "--list", "-z")
-	if err != nil {
-		return nil, err
-	}
-	var entries [][2]string
-	for _, rec := range splitNUL(out) {
-		key, value, _ := strings.Cut(rec, "\n")
-		entries = append(entries, [2]string{key, value})
-	}
-	return entries, nil
+	return configEntries(g.Run(ctx, Isolated, string(filepath.Separator), "config", "--file", file, "--no-includes", "--list", "-z"))
 }
