@@ -54,6 +54,9 @@ type Session struct {
 	// Commit is the session's commit once finished.
 	Commit    string `json:"commit,omitempty"`
 	CreatedAt string `json:"createdAt"`
+	// Message is the message given to the session's last finish (-m); a
+	// finish without -m (after write update, say) commits with it again.
+	Message string `json:"message,omitempty"`
 	// Update is set while `write update` waits for conflicts to be resolved.
 	Update *SessionUpdate `json:"update,omitempty"`
 	// Rejected is set when a publication was refused as not a fast-forward.
@@ -93,6 +96,9 @@ type SessionResult struct {
 	Removed bool `json:"removed,omitempty"`
 	// Paths are the repository-relative paths the session's commit changes.
 	Paths []string `json:"paths,omitempty"`
+	// MessageReused is true when finish, given no -m, committed with the
+	// message of the session's earlier finish.
+	MessageReused bool `json:"messageReused,omitempty"`
 	// Closed is true when finish closed the session after publishing it.
 	Closed bool `json:"closed,omitempty"`
 }

@@ -97,6 +97,9 @@ func (cmd *finishCmd) Run(c *Context) error {
 		}
 		fmt.Fprintln(c.Stdout, line)
 		c.printPaths(res.Paths)
+		if res.MessageReused {
+			fmt.Fprintf(c.Stderr, "Committed with the message of the session's earlier finish: %q (-m gives another).\n", firstLine(res.Session.Message))
+		}
 		if res.Closed {
 			fmt.Fprintf(c.Stderr, "Closed session %s: its worktree and branch were removed.\n", res.Session.ID)
 		}
@@ -242,4 +245,10 @@ func (cmd *updateCmd) Run(c *Context) error {
 		}
 		fmt.Fprintf(c.Stdout, "%s %s\n", res.Result, res.Session.ID)
 	})
+}
+
+// firstLine is a message's first line.
+func firstLine(msg string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+	return line
 }

@@ -54,13 +54,14 @@ func Finish(ctx context.Context, env operations.Env, req FinishRequest) (*contra
 		return nil, updateInProgress(s)
 	}
 	var paths []string
+	reused := false
 	switch s.State {
 	case contracts.SessionOpen:
 		res, err := commitSession(ctx, env, s, req)
 		if err != nil || res.Result == contracts.ResultUnchanged {
 			return res, err
 		}
-		paths = res.Paths
+		paths, reused = res.Paths, res.MessageReused
 	case contracts.SessionPublished:
 		return finishPublished(ctx, env, s, req)
 	default:
@@ -73,14 +74,14 @@ func Finish(ctx context.Context, env operations.Env, req FinishRequest) (*contra
 	}
 	if !req.Publish {
 		res := sessionResult(s, s.State)
-		res.Paths = paths
+		res.Paths, res.MessageReused = paths, reused
 		return res, nil
 	}
 	if err := publish(ctx, env, s); err != nil {
 		return nil, err
 	}
 	res := sessionResult(s, contracts.ResultPublished)
-	res.Paths = paths
+	res.Paths, res.MessageReused = paths, reused
 	if req.Keep {
 		return res, nil
 	}
@@ -150,6 +151,7 @@ func commitSession(ctx context.Context, env operations.Env, s *contracts.Session
 	if err != nil {
 		return nil, err
 	}
+	messageReused := false
 	if branch != s.Base {
 		// Only the tool moves the session branch of the home repository:
 		// a finish was interrupted after committing. Its commit is adopted
@@ -161,7 +163,11 @@ func commitSession(ctx context.Context, env operations.Env, s *contracts.Session
 		if ins.Tree == baseTree {
 			return sessionResult(s, contracts.ResultUnchanged), nil
 		}
-		commit, err := env.Git.CommitTree(ctx, s.Repository.CommonDir, ins.Tree, s.Base, commitMessage(s, req.Message))
+		message, reused := req.Message, false
+		if strings.TrimSpace(message) == "" && s.Message != "" {
+			message, reused = s.Message, true
+		}
+		commit, err := env.Git.CommitTree(ctx, s.Repository.CommonDir, ins.Tree, s.Base, commitMessage(s, message))
 		if err != nil {
 			if !env.Git.IdentityKnown(ctx, s.Repository.CommonDir) {
 				return nil, contracts.Errorf(contracts.CodeIdentityMissing,
@@ -173,7 +179,7 @@ func commitSession(ctx context.Context, env operations.Env, s *contracts.Session
 		if err := env.Git.SetRef(ctx, s.Repository.CommonDir, homeRef(s), commit, s.Base); err != nil {
 			return nil, operations.GitError(err)
 		}
-		s.Commit = commit
+		s.Commit, s.Message, messageReused = commit, message, reused
 	}
 	s.State = contracts.SessionCommitted
 	if err := saveSession(env, s); err != nil {
@@ -183,7 +189,7 @@ func commitSession(ctx context.Context, env operations.Env, s *contracts.Session
 		return nil, err
 	}
 	res := sessionResult(s, contracts.ResultCommitted)
-	res.Paths = changedPaths(ins.Changes)
+	res.Paths, res.MessageReused = changedPaths(ins.Changes), messageReused
 	return res, nil
 }
 
