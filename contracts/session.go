@@ -118,6 +118,11 @@ type SessionPrune struct {
 	SchemaVersion int           `json:"schemaVersion"`
 	Removed       []*Session    `json:"removed"`
 	Kept          []SessionKept `json:"kept"`
+	// Unknown are folders among the session worktrees that no record
+	// names: kept, since they may hold an agent's edits.
+	Unknown []string `json:"unknown,omitempty"`
+	// UnknownRemoved are such folders removed on request (--force).
+	UnknownRemoved []string `json:"unknownRemoved,omitempty"`
 }
 
 // SessionKept is a session prune left alone, with the reason.
@@ -143,4 +148,7 @@ type SessionSnapshot struct {
 type SessionList struct {
 	SchemaVersion int        `json:"schemaVersion"`
 	Sessions      []*Session `json:"sessions"`
+	// Unknown are folders among the session worktrees that no record
+	// names (see SessionPrune).
+	Unknown []string `json:"unknown,omitempty"`
 }

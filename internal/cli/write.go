@@ -149,6 +149,9 @@ func (cmd *writeListCmd) Run(c *Context) error {
 		for _, s := range res.Sessions {
 			t.add(s.ID, string(s.Status), quote(s.Connection.Exact), quote(s.Worktree))
 		}
+		for _, dir := range res.Unknown {
+			t.add("-", "unknown", "(no session record names it)", quote(dir))
+		}
 		t.print()
 	})
 }
@@ -185,17 +188,27 @@ func (c *Context) printSession(s *contracts.Session) {
 	}
 }
 
-type writePruneCmd struct{}
+type writePruneCmd struct {
+	Grace time.Duration `name:"grace" default:"24h" help:"Keep a session with no work opened or touched more recently than this."`
+	Force bool          `name:"force" help:"Also remove folders among the session worktrees that no session record names."`
+}
 
 func (cmd *writePruneCmd) Help() string {
-	return `Removes every session whose work is safe: published to its git source,
-merged into the checkout's branch, or with no edits and no commits. Its
-worktree, branch and record go. Every other session is kept and listed with
-what moves it on. Worktrees or branches removed by hand are fine.`
+	return `Removes every session whose work is safe: published to its git source or
+merged into the checkout's branch with nothing edited since, or holding no
+edits and no commits and untouched for the grace period (--grace, default
+24h: an agent may have just opened it). Its worktree, branch and record go.
+Every other session is kept and listed with what moves it on; no edit is
+ever discarded. Worktrees or branches removed by hand are fine. Folders among
+the session worktrees that no record names are listed, and removed only
+with --force.`
 }
 
 func (cmd *writePruneCmd) Run(c *Context) error {
-	res, err := session.Prune(c, c.Env)
+	if cmd.Grace < 0 {
+		return contracts.Errorf(contracts.CodeUsage, "--grace %s is negative", cmd.Grace)
+	}
+	res, err := session.Prune(c, c.Env, session.PruneRequest{Grace: cmd.Grace, Force: cmd.Force})
 	if err != nil {
 		return err
 	}
@@ -205,6 +218,12 @@ func (cmd *writePruneCmd) Run(c *Context) error {
 		}
 		for _, k := range res.Kept {
 			fmt.Fprintf(c.Stdout, "kept\t%s\t%s\t%s\n", k.ID, k.Status, k.Reason)
+		}
+		for _, dir := range res.Unknown {
+			fmt.Fprintf(c.Stdout, "unknown\t%s\tno session record names it (write prune --force removes it)\n", quote(dir))
+		}
+		for _, dir := range res.UnknownRemoved {
+			fmt.Fprintf(c.Stdout, "removed\t%s\tno session record named it\n", quote(dir))
 		}
 	})
 }
@@ -224,12 +243,15 @@ type updateCmd struct {
 
 func (cmd *updateCmd) Help() string {
 	return `After PUBLISH_REJECTED (the git source's branch moved on), update syncs the
-source and applies the session's commit onto the branch's new tip inside the
-session's worktree. When it applies cleanly the result becomes the session's
-edits on the new base: run finish --publish, which verifies and commits them
-like any edits. On a conflict it stops (UPDATE_CONFLICT, exit 3) with the
-conflicts in the files: resolve them, then update --continue; --abort goes
-back to the session's commit. finish never does any of this by itself.`
+source and merges what the session's commit changes in its tree onto the
+branch's new tip (in the cache, from objects named by id; nothing of the
+session's own .git takes part). When it merges cleanly the result becomes the
+session's edits on the new base: run finish --publish, which verifies and
+commits them like any edits (without -m, with the earlier finish's message).
+On a conflict it stops (UPDATE_CONFLICT, exit 3) naming the files, which hold
+conflict markers: edit them (no git add needed), then update --continue;
+--abort goes back to the session's commit. finish never does any of this by
+itself.`
 }
 
 func (cmd *updateCmd) Run(c *Context) error {

@@ -91,6 +91,11 @@ func checkSessions(ctx context.Context, env operations.Env, r *doctorReport) {
 		r.warn("state", "state.sessions", fmt.Sprintf("session %s (%s) has lost its %s", s.ID, s.Connection.Selector, strings.Join(s.Missing, " and ")),
 			"git context-tree write abort "+s.ID, s.Worktree)
 	}
+	if len(list.Unknown) > 0 {
+		broken++
+		r.warn("state", "state.sessions", fmt.Sprintf("%d folder(s) among the session worktrees that no session record names (they may hold an agent's edits), such as %s", len(list.Unknown), list.Unknown[0]),
+			"git context-tree write prune --force  # once they hold nothing you need", list.Unknown[0])
+	}
 	if broken == 0 {
 		r.ok("state", "state.sessions", fmt.Sprintf("%d session(s), none missing its worktree or branch", len(list.Sessions)))
 	}

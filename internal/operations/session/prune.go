@@ -3,25 +3,51 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
-// Prune removes every closed session: its work published or
-// merged, or no edits and no commits at all. Their worktrees, branches and
-// records go; every other session is kept and reported with what moves it
-// on. Parts removed by hand are fine. A session in use (its lock held) is
-// kept.
-func Prune(ctx context.Context, env operations.Env) (*contracts.SessionPrune, error) {
+// DefaultGrace is how long prune leaves a session with no work alone after
+// it was opened or last touched: an agent that opened it a moment ago has
+// not written yet.
+const DefaultGrace = 24 * time.Hour
+
+// PruneRequest is what `write prune` was asked to do.
+type PruneRequest struct {
+	// Grace keeps a session with no work opened or touched more recently.
+	Grace time.Duration
+	// Force also removes folders among the session worktrees that no
+	// record knows (listed, and otherwise kept).
+	Force bool
+	// Now is the time the grace is measured to (zero: the clock).
+	Now time.Time
+}
+
+// Prune removes every session whose work is safe: published or merged
+// with nothing edited since, or holding no work at all and untouched for
+// the grace period. Their worktrees, branches and records go; every
+// other session is kept and reported with what moves it on (S14: work is
+// never discarded by the CLI). What a session holds is judged by Inspect,
+// as finish and abort judge it. Parts removed by hand are fine. A session
+// in use (its lock held) is kept.
+func Prune(ctx context.Context, env operations.Env, req PruneRequest) (*contracts.SessionPrune, error) {
+	if req.Now.IsZero() {
+		req.Now = time.Now()
+	}
 	ids, err := listSessionIDs(env)
 	if err != nil {
 		return nil, err
 	}
 	res := &contracts.SessionPrune{SchemaVersion: contracts.CLIVersion, Removed: []*contracts.Session{}, Kept: []contracts.SessionKept{}}
 	for _, id := range ids {
-		s, why, err := pruneOne(ctx, env, id)
+		s, why, err := pruneOne(ctx, env, id, req)
 		if err != nil {
 			return nil, err
 		}
@@ -31,11 +57,22 @@ func Prune(ctx context.Context, env operations.Env) (*contracts.SessionPrune, er
 			res.Removed = append(res.Removed, s)
 		}
 	}
+	if res.Unknown, err = unknownWorktrees(env, ids); err != nil {
+		return nil, err
+	}
+	if req.Force {
+		for _, dir := range res.Unknown {
+			if err := os.RemoveAll(dir); err != nil {
+				return nil, contracts.Errorf(contracts.CodeIO, "cannot remove %s: %v", dir, err)
+			}
+		}
+		res.UnknownRemoved, res.Unknown = res.Unknown, nil
+	}
 	return res, nil
 }
 
-// pruneOne removes one session if it is closed, or says why not.
-func pruneOne(ctx context.Context, env operations.Env, id string) (*contracts.Session, string, error) {
+// pruneOne removes one session if its work is safe, or says why not.
+func pruneOne(ctx context.Context, env operations.Env, id string, req PruneRequest) (*contracts.Session, string, error) {
 	s, err := loadSession(env, id)
 	if err != nil {
 		return nil, "", err
@@ -60,13 +97,21 @@ func pruneOne(ctx context.Context, env operations.Env, id string) (*contracts.Se
 		}
 	}
 	switch s.Status {
-	case contracts.StatusPublished, contracts.StatusMerged:
-	case contracts.StatusOpen:
-		if why, err := openSessionWork(ctx, env, s); err != nil || why != "" {
-			return s, why, err
-		}
+	case contracts.StatusPublished, contracts.StatusMerged, contracts.StatusOpen:
 	default:
 		return s, holdsWork(s), nil
+	}
+	if s.Update != nil {
+		return s, "an update is in progress: `git context-tree write update --continue " + s.ID + "` or `--abort`", nil
+	}
+	if why, err := sessionWork(ctx, env, s); err != nil || why != "" {
+		return s, why, err
+	}
+	if _, err := os.Lstat(s.Worktree); err == nil && s.Status == contracts.StatusOpen {
+		if at := lastTouched(s); req.Now.Sub(at) < req.Grace {
+			return s, fmt.Sprintf("it holds no work yet but was opened or touched %s ago, within the grace period of %s (`write prune --grace` changes it)",
+				req.Now.Sub(at).Round(time.Second), req.Grace), nil
+		}
 	}
 	if err := removeSessionParts(ctx, env, s); err != nil {
 		return nil, "", err
@@ -77,28 +122,104 @@ func pruneOne(ctx context.Context, env operations.Env, id string) (*contracts.Se
 	return s, "", nil
 }
 
-// openSessionWork says what an open session holds that prune must keep:
-// edits, or commits made in it; "" when it holds nothing.
-func openSessionWork(ctx context.Context, env operations.Env, s *contracts.Session) (string, error) {
-	tip, err := env.Git.ResolveCommit(ctx, s.Repository.CommonDir, homeRef(s))
-	if err != nil {
-		return "", operations.GitError(err)
+// sessionWork says what a session holds that removing it would lose: a
+// commit on its branch that finish did not record, or files that differ
+// from its last commit (from its base when it has none), inside its tree
+// or outside, ignored ones and nested repositories included; "" when it
+// holds nothing. A session whose .git reaches beyond it is kept too.
+func sessionWork(ctx context.Context, env operations.Env, s *contracts.Session) (string, error) {
+	if s.Commit == "" {
+		tip, err := env.Git.ResolveCommit(ctx, s.Repository.CommonDir, homeRef(s))
+		if err != nil {
+			return "", operations.GitError(err)
+		}
+		if tip != "" && tip != s.Base {
+			return "its branch " + s.Branch + " has a commit: run `git context-tree write finish " + s.ID + "`", nil
+		}
 	}
-	if tip != "" && tip != s.Base {
-		return "its branch " + s.Branch + " has a commit: run `git context-tree write finish " + s.ID + "`", nil
+	last := s.Base
+	if s.Commit != "" {
+		last = s.Commit
 	}
-	ins, err := Inspect(ctx, env, s, InspectOptions{})
+	head := last
+	if h, _, err := git.ReadHead(sessionGitDir(s)); err == nil && h == s.Base {
+		head = s.Base // a finish killed before it settled the session
+	}
+	ins, err := Inspect(ctx, env, s, InspectOptions{Head: head})
 	if err != nil {
-		if ce, ok := err.(*contracts.Error); ok && ce.Code == contracts.CodeSessionStale && removedWorktreeOnly(s) == nil {
+		var ce *contracts.Error
+		if errors.As(err, &ce) && ce.Code == contracts.CodeSessionStale && removedWorktreeOnly(s) == nil {
 			return "", nil // the worktree was removed by hand: nothing is left in it
 		}
 		return "it cannot be judged empty: " + err.Error(), nil
 	}
 	defer ins.Close()
-	if ins.Empty() {
+	lastTree, err := env.Git.ResolveTree(ctx, s.Repository.CommonDir, last)
+	if err != nil {
+		return "", operations.GitError(err)
+	}
+	if ins.Tree == lastTree && ins.Nested == "" && len(ins.Ignored) == 0 && len(ins.Outside) == 0 {
 		return "", nil
 	}
+	if s.Commit != "" {
+		return "it has edits made after its commit (" + describeWork(ins) + "): open a new session for them, or remove them and prune again", nil
+	}
 	return "it has edits (" + describeWork(ins) + "): run `git context-tree write finish " + s.ID + "`, or remove them and abort it", nil
+}
+
+// lastTouched is when the session was opened or anything in its work tree
+// (its .git's HEAD and index included) last changed, whichever is later.
+func lastTouched(s *contracts.Session) time.Time {
+	at, _ := time.Parse(time.RFC3339, s.CreatedAt)
+	newer := func(t time.Time) {
+		if t.After(at) {
+			at = t
+		}
+	}
+	for _, p := range []string{filepath.Join(sessionGitDir(s), "HEAD"), filepath.Join(sessionGitDir(s), "index")} {
+		if fi, err := os.Lstat(p); err == nil {
+			newer(fi.ModTime())
+		}
+	}
+	filepath.WalkDir(s.Worktree, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && p == sessionGitDir(s) {
+			return filepath.SkipDir
+		}
+		if fi, err := d.Info(); err == nil {
+			newer(fi.ModTime())
+		}
+		return nil
+	})
+	return at
+}
+
+// unknownWorktrees lists the folders among the session worktrees that no
+// session record names (a record removed by hand, or a prepare killed
+// before it wrote one): they may hold an agent's edits, so they are
+// listed and removed only on request.
+func unknownWorktrees(env operations.Env, ids []string) ([]string, error) {
+	dir, err := env.Home.Dir("worktrees")
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeIO, "cannot list %s: %v", dir, err)
+	}
+	known := map[string]bool{}
+	for _, id := range ids {
+		known[id] = true
+	}
+	unknown := []string{}
+	for _, e := range entries {
+		if !known[e.Name()] {
+			unknown = append(unknown, filepath.Join(dir, e.Name()))
+		}
+	}
+	return unknown, nil
 }
 
 // holdsWork says what to do with a committed session whose commit exists

@@ -34,6 +34,9 @@ func List(ctx context.Context, env operations.Env) (*contracts.SessionList, erro
 		describe(ctx, env, s)
 		res.Sessions = append(res.Sessions, s)
 	}
+	if res.Unknown, err = unknownWorktrees(env, ids); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
