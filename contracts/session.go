@@ -15,6 +15,9 @@ const (
 	StatusRejected  = "rejected"  // publication was refused: the target moved on
 	StatusPublished = "published" // its commit is on the git source's branch
 	StatusMerged    = "merged"    // its commit is on the checkout's branch
+	// StatusBroken: the session's base or commit is gone from the home
+	// repository, so it cannot be finished; its files are kept.
+	StatusBroken = "broken"
 )
 
 // Finish results.

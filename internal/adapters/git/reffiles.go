@@ -77,6 +77,14 @@ func SetLooseRef(gitDir, ref, commit, old string) error {
 	if cur, err := ReadRef(gitDir, ref); err != nil || cur != old {
 		return fmt.Errorf("ref %s is not at %.12s", ref, old)
 	}
+	return WriteLooseRef(gitDir, ref, commit)
+}
+
+// WriteLooseRef points ref at commit in gitDir's files, whatever it was.
+func WriteLooseRef(gitDir, ref, commit string) error {
+	if !strings.HasPrefix(ref, "refs/") || strings.Contains(ref, "..") {
+		return fmt.Errorf("%q is not a ref", ref)
+	}
 	path := filepath.Join(gitDir, filepath.FromSlash(ref))
 	// A ref only in packed-refs has no directory of loose refs yet.
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

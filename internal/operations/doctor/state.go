@@ -88,6 +88,11 @@ func checkSessions(ctx context.Context, env operations.Env, r *doctorReport) {
 			continue
 		}
 		broken++
+		if s.Status == contracts.StatusBroken {
+			r.warn("state", "state.sessions", fmt.Sprintf("session %s (%s) is broken: its branch and its newest commit are gone from %s, so it cannot be finished; its files are kept", s.ID, s.Connection.Selector, s.Repository.CommonDir),
+				"copy what you need from "+s.Worktree+", delete that folder, then git context-tree write prune", s.Worktree)
+			continue
+		}
 		r.warn("state", "state.sessions", fmt.Sprintf("session %s (%s) has lost its %s", s.ID, s.Connection.Selector, strings.Join(s.Missing, " and ")),
 			"git context-tree write abort "+s.ID, s.Worktree)
 	}

@@ -72,7 +72,7 @@ func Abort(ctx context.Context, env operations.Env, id string) (*contracts.Sessi
 		}
 	}
 	if tip != "" {
-		if err := env.Git.DeleteRef(ctx, s.Repository.CommonDir, homeRef(s), s.Base); err != nil {
+		if err := dropHome(ctx, env, s, s.Base); err != nil {
 			return nil, operations.GitError(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
@@ -44,7 +45,7 @@ func removeSessionParts(ctx context.Context, env operations.Env, s *contracts.Se
 	if expected == "" {
 		expected = s.Base
 	}
-	if env.Git.DeleteRef(ctx, s.Repository.CommonDir, homeRef(s), expected) == nil {
+	if dropHome(ctx, env, s, expected) == nil {
 		removeBaseIndexes(env, s.ID)
 		return nil
 	}
@@ -52,10 +53,17 @@ func removeSessionParts(ctx context.Context, env operations.Env, s *contracts.Se
 	if err != nil {
 		return operations.GitError(err)
 	}
-	if tip != "" && (tip == s.Commit || tip == s.Base) {
-		if err := env.Git.DeleteRef(ctx, s.Repository.CommonDir, homeRef(s), tip); err != nil {
-			return operations.GitError(err)
-		}
+	// A branch moved by someone else is theirs: only the keep ref goes.
+	old := tip
+	if tip != "" && tip != s.Commit && tip != s.Base {
+		old = ""
+	}
+	updates := []git.RefUpdate{{Ref: keepRef(s)}}
+	if old != "" {
+		updates = append(updates, git.RefUpdate{Ref: homeRef(s), Old: old})
+	}
+	if err := env.Git.UpdateRefs(ctx, s.Repository.CommonDir, updates); err != nil {
+		return operations.GitError(err)
 	}
 	removeBaseIndexes(env, s.ID)
 	return nil

@@ -147,7 +147,7 @@ func commitSession(ctx context.Context, env operations.Env, s *contracts.Session
 	if err := finishRules(ctx, env, s, ins, req); err != nil {
 		return nil, err
 	}
-	branch, baseTree, err := resolveHome(ins.objects, s)
+	branch, baseTree, err := resolveHome(ctx, env, ins.objects, s)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func commitSession(ctx context.Context, env operations.Env, s *contracts.Session
 			}
 			return nil, operations.GitError(err)
 		}
-		if err := env.Git.SetRef(ctx, s.Repository.CommonDir, homeRef(s), commit, s.Base); err != nil {
+		if err := moveHome(ctx, env, s, commit, s.Base); err != nil {
 			return nil, operations.GitError(err)
 		}
 		s.Commit, s.Message, messageReused = commit, message, reused
@@ -217,9 +217,9 @@ func finishRules(ctx context.Context, env operations.Env, s *contracts.Session, 
 }
 
 // resolveHome reads the session's branch and the base's tree in the home
-// repository through its object reader; a deleted branch makes the
-// session stale (its work stays in the worktree).
-func resolveHome(objects *git.Batch, s *contracts.Session) (branch, baseTree string, err error) {
+// repository through its object reader; a deleted branch is recreated
+// (restoreBranch).
+func resolveHome(ctx context.Context, env operations.Env, objects *git.Batch, s *contracts.Session) (branch, baseTree string, err error) {
 	ids := make([]string, 2)
 	err = objects.Objects([]string{homeRef(s), s.Base + "^{tree}"}, func(i int, id string, _ []byte) error {
 		ids[i] = id
@@ -229,7 +229,10 @@ func resolveHome(objects *git.Batch, s *contracts.Session) (branch, baseTree str
 		return "", "", operations.GitError(err)
 	}
 	if ids[0] == "" {
-		return "", "", branchDeleted(s)
+		ids[0], err = restoreBranch(ctx, env, s)
+		if err != nil {
+			return "", "", err
+		}
 	}
 	if ids[1] == "" {
 		return "", "", contracts.Errorf(contracts.CodeSessionStale, "the base commit %.12s is missing from %s; the session's work is kept in %s",
@@ -358,14 +361,14 @@ func checkCommittedSession(ctx context.Context, env operations.Env, s *contracts
 }
 
 // homeBranch resolves the session's branch in the home repository; a
-// deleted branch makes the session stale (its work stays in the worktree).
+// deleted branch is recreated (restoreBranch).
 func homeBranch(ctx context.Context, env operations.Env, s *contracts.Session) (string, error) {
 	commit, err := env.Git.ResolveCommit(ctx, s.Repository.CommonDir, homeRef(s))
 	if err != nil {
 		return "", operations.GitError(err)
 	}
 	if commit == "" {
-		return "", branchDeleted(s)
+		return restoreBranch(ctx, env, s)
 	}
 	return commit, nil
 }
@@ -374,10 +377,6 @@ func branchDeleted(s *contracts.Session) error {
 	return contracts.Errorf(contracts.CodeSessionStale, "branch %s was deleted from %s; the session's work is kept in %s",
 		s.Branch, s.Repository.CommonDir, s.Worktree).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
 }
-
-// homeRef is the session's branch in the home repository (the checkout's
-// repository, or the git source's cache). Only the tool writes it.
-func homeRef(s *contracts.Session) string { return "refs/heads/" + s.Branch }
 
 func commitMessage(s *contracts.Session, msg string) string {
 	if strings.TrimSpace(msg) == "" {

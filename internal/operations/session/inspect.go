@@ -64,6 +64,16 @@ func Inspect(ctx context.Context, env operations.Env, s *contracts.Session, opt 
 		return nil, operations.GitError(err)
 	}
 	ins.objects = objects
+	base, err := objects.Read([]string{s.Base + "^{tree}"})
+	if err != nil {
+		ins.Close()
+		return nil, operations.GitError(err)
+	}
+	if base[0].ID == "" {
+		ins.Close()
+		return nil, contracts.Errorf(contracts.CodeSessionStale, "session %s is broken: its base commit %.12s is gone from %s; its files are kept in %s",
+			s.ID, s.Base, s.Repository.CommonDir, s.Worktree).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
+	}
 	if ins.capture, err = captureSession(ctx, env, s, opt.IncludeIgnored); err != nil {
 		ins.Close()
 		return nil, err

@@ -64,7 +64,7 @@ func Prepare(ctx context.Context, env operations.Env, selector string, opts ...P
 	if err := saveSession(env, s); err != nil {
 		// Nothing was written in the worktree yet: undo it whole.
 		os.RemoveAll(s.Worktree)
-		env.Git.DeleteRef(ctx, s.Repository.CommonDir, homeRef(s), s.Base)
+		dropHome(ctx, env, s, s.Base)
 		return nil, err
 	}
 	writeBaseIndex(ctx, env, s)
@@ -86,12 +86,12 @@ func addSessionWorktree(ctx context.Context, env operations.Env, s *contracts.Se
 	if err != nil {
 		return err
 	}
-	if err := env.Git.SetRef(ctx, home, homeRef(s), s.Base, ""); err != nil {
+	if err := moveHome(ctx, env, s, s.Base, ""); err != nil {
 		return err
 	}
 	undo := func() {
 		os.RemoveAll(s.Worktree)
-		env.Git.DeleteRef(ctx, home, homeRef(s), s.Base)
+		dropHome(ctx, env, s, s.Base)
 	}
 	gitDir := sessionGitDir(s)
 	if err := env.Git.InitSessionRepo(ctx, s.Worktree, s.Branch, format, filepath.Join(home, "objects")); err != nil {
@@ -107,6 +107,10 @@ func addSessionWorktree(ctx context.Context, env operations.Env, s *contracts.Se
 		return err
 	}
 	if err := env.Git.ResetHard(ctx, git.WorkTree{GitDir: gitDir, Dir: s.Worktree}); err != nil {
+		undo()
+		return err
+	}
+	if err := writeHomeView(s, s.Base); err != nil {
 		undo()
 		return err
 	}

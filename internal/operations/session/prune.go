@@ -98,6 +98,11 @@ func pruneOne(ctx context.Context, env operations.Env, id string, req PruneReque
 	}
 	switch s.Status {
 	case contracts.StatusPublished, contracts.StatusMerged, contracts.StatusOpen:
+	case contracts.StatusBroken:
+		if _, err := os.Lstat(s.Worktree); err == nil {
+			return s, "it is broken (its branch and newest commit are gone from " + s.Repository.CommonDir + "): copy what you need from " + s.Worktree + ", delete that folder, then prune again", nil
+		}
+		return s, "", deleteSession(env, s.ID)
 	default:
 		return s, holdsWork(s), nil
 	}

@@ -52,10 +52,22 @@ func describe(ctx context.Context, env operations.Env, s *contracts.Session) {
 	} else if s.ClosedAt == "" {
 		s.Missing = append(s.Missing, "worktree")
 	}
+	broken := false
 	if tip, err := env.Git.ResolveCommit(ctx, s.Repository.CommonDir, homeRef(s)); err == nil && tip == "" && s.ClosedAt == "" {
 		s.Missing = append(s.Missing, "branch")
+		// Without its branch the session's newest commit may be gone too
+		// (sessions opened before keep refs): then it cannot be finished.
+		at := s.Base
+		if s.Commit != "" {
+			at = s.Commit
+		}
+		found, err := env.Git.ResolveCommit(ctx, s.Repository.CommonDir, at)
+		broken = err == nil && found == ""
 	}
 	s.Status = sessionStatus(ctx, env, s)
+	if broken {
+		s.Status = contracts.StatusBroken
+	}
 }
 
 // sessionStatus says where a session's work stands: its commit published

@@ -78,6 +78,9 @@ func Update(ctx context.Context, env operations.Env, req UpdateRequest) (*contra
 	if err := moveSessionRepo(ctx, env, s, s.Commit, tip); err != nil {
 		return nil, err
 	}
+	if err := writeHomeView(s, tip); err != nil {
+		return nil, err
+	}
 	if len(conflicts) > 0 {
 		return nil, updateConflict(s, conflicts)
 	}
@@ -141,7 +144,7 @@ func hasConflictMarkers(data []byte) bool {
 // base: the home branch moves from the old commit to the tip, the record
 // is open again, and finish will judge the files like any edits.
 func completeUpdate(ctx context.Context, env operations.Env, s *contracts.Session) (*contracts.SessionResult, error) {
-	if err := env.Git.SetRef(ctx, s.Repository.CommonDir, homeRef(s), s.Update.Onto, s.Update.From); err != nil {
+	if err := moveHome(ctx, env, s, s.Update.Onto, s.Update.From); err != nil {
 		return nil, operations.GitError(err)
 	}
 	s.Base, s.State, s.Commit, s.Rejected, s.Update = s.Update.Onto, contracts.SessionOpen, "", false, nil
