@@ -89,5 +89,6 @@ type Resolution struct {
 	Detached       bool          `json:"detached,omitempty"`
 	Head           string        `json:"head,omitempty"`
 	Dirty          *bool         `json:"dirty,omitempty"`
-	Error          *Error        `json:"error,omitempty"`
+	Staleness
+	Error *Error `json:"error,omitempty"`
 }

@@ -90,6 +90,16 @@ type TreeRef struct {
 	Selector string `json:"selector,omitempty"`
 	Head     string `json:"head,omitempty"`
 	Dirty    *bool  `json:"dirty,omitempty"`
+	Staleness
+}
+
+// Staleness marks a git source served from the last commit that verified
+// because the newest fetched one does not: Head is the served commit,
+// RejectedCommit the newest, Findings how many findings it has.
+type Staleness struct {
+	Stale          bool   `json:"stale,omitempty"`
+	RejectedCommit string `json:"rejectedCommit,omitempty"`
+	Findings       int    `json:"findings,omitempty"`
 }
 
 // Node is one document with its metadata and body. Frontmatter holds every

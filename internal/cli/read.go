@@ -28,7 +28,20 @@ func (cmd *readCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	return c.emit(res, func() { c.printRead(res) })
+	return c.emit(res, func() {
+		c.warnStale(res.Tree.Selector, res.Tree.Head, res.Tree.Staleness)
+		c.printRead(res)
+	})
+}
+
+// warnStale says on stderr that a git source is served from its last
+// good commit because its newest one does not verify.
+func (c *Context) warnStale(selector, head string, s contracts.Staleness) {
+	if !s.Stale {
+		return
+	}
+	fmt.Fprintf(c.Stderr, "warning: %s is served from %.12s, the last commit that verified: the newest fetched commit %.12s does not verify (%d finding(s); `git context-tree verify %s` lists them)\n",
+		selector, head, s.RejectedCommit, s.Findings, selector)
 }
 
 func (c *Context) printRead(r *contracts.ReadResult) {

@@ -27,6 +27,9 @@ func (cmd *resolveCmd) Run(c *Context) error {
 }
 
 func (c *Context) printResolve(res *contracts.ResolveResult) {
+	for _, r := range res.Resolutions {
+		c.warnStale(r.Connection.Exact, r.Head, r.Staleness)
+	}
 	if isTerminal(c.Stdout) {
 		c.printResolveTable(res)
 		return

@@ -45,10 +45,8 @@ func ResolveConnection(ctx context.Context, env Env, c sources.Connection) (cont
 	if err != nil {
 		return contracts.Resolution{}, err
 	}
-	if t.Snapshot != nil {
-		if err := env.Managed().RequireVerified(c, t.Snapshot); err != nil {
-			return contracts.Resolution{}, err
-		}
+	if err := t.ServeVerified(ctx, env); err != nil {
+		return contracts.Resolution{}, err
 	}
 	d, err := t.Resolution(ctx, env)
 	if err != nil {
@@ -58,6 +56,9 @@ func ResolveConnection(ctx context.Context, env Env, c sources.Connection) (cont
 	if d.InGit() {
 		dirty := d.Dirty
 		r.RepositoryRoot, r.Subtree, r.Branch, r.Detached, r.Head, r.Dirty = d.RepositoryRoot, d.Subtree, d.Branch, d.Detached, d.Head, &dirty
+	}
+	if t.Stale != nil {
+		r.Staleness = *t.Stale
 	}
 	return r, nil
 }

@@ -3,6 +3,7 @@ package operations
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -160,9 +161,10 @@ func syncOne(ctx context.Context, env Env, c sources.Connection, opt sources.Syn
 		return contracts.SyncEntry{}, err
 	}
 	// Fetched content is verified (S8) and the verdict recorded, so that
-	// read and resolve never serve a rejected snapshot as valid.
+	// read and resolve never serve a rejected snapshot as valid; they serve
+	// the last commit that verified instead, marked stale.
 	if err := env.Managed().VerifySnapshot(c, snap); err != nil {
-		return contracts.SyncEntry{}, err
+		return contracts.SyncEntry{}, withLastGood(ctx, env, c, err)
 	}
 	clean := false
 	e := contracts.SyncEntry{OK: true, Connection: c.Ref(), TreeRoot: snap.TreeRoot, Dirty: &clean,
@@ -205,4 +207,24 @@ func resolvedDirectory(ctx context.Context, env Env, c sources.Connection) (cont
 // --sync).
 func SyncSource(ctx context.Context, env Env, c sources.Connection) (contracts.SyncEntry, error) {
 	return syncOne(ctx, env, c, sources.SyncOptions{})
+}
+
+// withLastGood adds to a rejection what readers are served meanwhile: the
+// last commit of the branch that verified, whose snapshot it keeps.
+func withLastGood(ctx context.Context, env Env, c sources.Connection, err error) error {
+	var ce *contracts.Error
+	if !errors.As(err, &ce) || (ce.Code != contracts.CodeTreeInvalid && ce.Code != contracts.CodeNotATree) {
+		return err
+	}
+	good, kerr := env.Managed().KeepLastGood(ctx, c)
+	if kerr != nil || good == "" {
+		ce.Message += "; no earlier commit of it verified here, so reads of it are refused until it is repaired upstream (for example in `git context-tree write prepare " + c.Exact + "`)"
+		return ce
+	}
+	ce.Message += fmt.Sprintf("; reads are served from %.12s, the last commit that verified, marked stale, until it is repaired upstream (for example in `git context-tree write prepare %s`)", good, c.Exact)
+	if ce.Details == nil {
+		ce.Details = map[string]any{}
+	}
+	ce.Details["servedCommit"] = good
+	return ce
 }

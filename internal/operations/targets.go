@@ -17,6 +17,48 @@ type TreeTarget struct {
 	Root     string
 	Conn     *sources.Connection
 	Snapshot *sources.Snapshot // for a git source
+	// Stale is set when the source's newest fetched commit does not
+	// verify and Snapshot is the last one that did (see ServeVerified).
+	Stale *contracts.Staleness
+}
+
+// ServeVerified makes a git source's target what readers get: its
+// snapshot when that verifies, else the last commit that verified
+// (Stale set), else TREE_INVALID. Other targets are left as they are.
+func (t *TreeTarget) ServeVerified(ctx context.Context, env Env) error {
+	if t.Snapshot == nil || t.Conn == nil {
+		return nil
+	}
+	served, stale, err := env.Managed().Served(ctx, *t.Conn, t.Snapshot)
+	if err != nil {
+		return err
+	}
+	if stale != nil {
+		root, err := tree.OpenRoot(served.TreeRoot)
+		if err != nil {
+			return err
+		}
+		t.Root, t.Snapshot, t.Stale = root, served, stale
+	}
+	return nil
+}
+
+// Ref names the target's tree for a result: root, selector and, in a
+// checkout or snapshot, its commit and dirtiness, and staleness.
+func (t TreeTarget) Ref(ctx context.Context, env Env) (contracts.TreeRef, error) {
+	ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
+	res, err := t.Resolution(ctx, env)
+	if err != nil {
+		return ref, err
+	}
+	if res.InGit() {
+		dirty := res.Dirty
+		ref.Head, ref.Dirty = res.Head, &dirty
+	}
+	if t.Stale != nil {
+		ref.Staleness = *t.Stale
+	}
+	return ref, nil
 }
 
 // Selector is the exact selector of a declared tree, "" otherwise.

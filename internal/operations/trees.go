@@ -50,25 +50,15 @@ func OpenTree(ctx context.Context, env Env, treeArg string, access TreeAccess) (
 	return openedRef(ctx, env, t, access)
 }
 
-// openedRef checks a git source's snapshot verdict and resolves the tree's
-// commit and dirtiness.
+// openedRef serves a git source's verified snapshot (or its last good
+// one, marked stale) and names the tree.
 func openedRef(ctx context.Context, env Env, t TreeTarget, access TreeAccess) (contracts.TreeRef, error) {
-	if t.Snapshot != nil && !access.Unverified {
-		// A snapshot that sync rejected is not read as if it were valid.
-		if err := env.Managed().RequireVerified(*t.Conn, t.Snapshot); err != nil {
+	if !access.Unverified {
+		if err := t.ServeVerified(ctx, env); err != nil {
 			return contracts.TreeRef{}, err
 		}
 	}
-	ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
-	res, err := t.Resolution(ctx, env)
-	if err != nil {
-		return contracts.TreeRef{}, err
-	}
-	if res.InGit() {
-		dirty := res.Dirty
-		ref.Head, ref.Dirty = res.Head, &dirty
-	}
-	return ref, nil
+	return t.Ref(ctx, env)
 }
 
 // OpenTrees opens every declared tree for a reader that covers them all

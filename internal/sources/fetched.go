@@ -27,6 +27,9 @@ import (
 type FetchRecord struct {
 	At     time.Time `json:"at"`
 	Commit string    `json:"commit"`
+	// Verified maps each subtree to the newest commit of the branch
+	// whose tree of it verified (the last good one).
+	Verified map[string]string `json:"verified,omitempty"`
 }
 
 func (m *Managed) fetchedFile(repository string) (dir, name string, err error) {
@@ -53,10 +56,17 @@ func (m *Managed) loadFetched(repository string) map[string]FetchRecord {
 // record.
 func (m *Managed) recordFetch(repository, branch, commit string, at time.Time) error {
 	records := m.loadFetched(repository)
-	if at.IsZero() {
-		at = records[branch].At
+	rec := records[branch]
+	if !at.IsZero() {
+		rec.At = at.UTC()
 	}
-	records[branch] = FetchRecord{At: at.UTC(), Commit: commit}
+	rec.Commit = commit
+	records[branch] = rec
+	return m.writeFetched(repository, records)
+}
+
+// writeFetched replaces a repository's fetch records whole.
+func (m *Managed) writeFetched(repository string, records map[string]FetchRecord) error {
 	data, err := json.MarshalIndent(records, "", "  ")
 	if err == nil {
 		var dir, name string
@@ -65,9 +75,47 @@ func (m *Managed) recordFetch(repository, branch, commit string, at time.Time) e
 		}
 	}
 	if err != nil {
-		return contracts.Errorf(contracts.CodeIO, "cannot record the fetched tip of %s branch %s: %v", repository, branch, err)
+		return contracts.Errorf(contracts.CodeIO, "cannot record the fetched tips of %s: %v", repository, err)
 	}
 	return nil
+}
+
+// lastGood is the newest commit of a branch whose subtree verified on
+// this machine, "" when none is known.
+func (m *Managed) lastGood(repository, branch, subtree string) string {
+	return m.loadFetched(repository)[branch].Verified[subtree]
+}
+
+// recordGood makes snap's commit its branch's last good commit for
+// subtree, under the repository lock (read-modify-write of the record).
+// It is best effort: without it, readers of a later rejected commit are
+// refused instead of served this one.
+func (m *Managed) recordGood(snap *Snapshot, subtree string) {
+	if snap.Branch == "" || m.lastGood(snap.Repository, snap.Branch, subtree) == snap.Commit {
+		return
+	}
+	unlock, err := m.LockRepository(snap.Repository)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	m.writeGood(snap.Repository, snap.Branch, subtree, snap.Commit)
+}
+
+// writeGood records a last good commit; the caller holds the repository
+// lock. Only the branch's recorded tip can become it.
+func (m *Managed) writeGood(repository, branch, subtree, commit string) {
+	records := m.loadFetched(repository)
+	rec, ok := records[branch]
+	if !ok || rec.Commit != commit {
+		return
+	}
+	if rec.Verified == nil {
+		rec.Verified = map[string]string{}
+	}
+	rec.Verified[subtree] = commit
+	records[branch] = rec
+	_ = m.writeFetched(repository, records)
 }
 
 // recordedTip is the commit the tool last brought branch to in the cache

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/internal/testutil/fakegithub"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestSyncRecordsFetchTimes: a fetch (first clone or later) records when
@@ -36,7 +37,7 @@ func TestSyncRecordsFetchTimes(t *testing.T) {
 	if dev, ok := m.LastFetch("acme/handbook", "dev"); !ok || dev.Commit != d1 {
 		t.Errorf("dev: %+v, %v", dev, ok)
 	}
-	if again, _ := m.LastFetch("acme/handbook", "main"); again != rec {
+	if again, _ := m.LastFetch("acme/handbook", "main"); !cmp.Equal(again, rec) {
 		t.Errorf("recording dev changed main: %+v, want %+v", again, rec)
 	}
 
@@ -44,7 +45,7 @@ func TestSyncRecordsFetchTimes(t *testing.T) {
 	if _, err := m.Sync(ctx, gitConn("acme/handbook", "main", "docs"), true); err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := m.LastFetch("acme/handbook", "main"); again != rec {
+	if again, _ := m.LastFetch("acme/handbook", "main"); !cmp.Equal(again, rec) {
 		t.Errorf("offline sync changed the record: %+v, want %+v", again, rec)
 	}
 	if _, err := m.Sync(ctx, gitConn("acme/handbook", "main", "docs"), false); err != nil {

@@ -117,6 +117,9 @@ func (m *Managed) Prune(ctx context.Context, repository string, opts PruneOption
 	}
 	for _, rec := range m.loadFetched(repo) {
 		newest[rec.Commit] = true
+		for _, good := range rec.Verified {
+			newest[good] = true // what readers of a rejected tip are served
+		}
 	}
 	owner, name := splitRepository(repo)
 	dir, err := m.Home.Dir("snapshots", owner, name)

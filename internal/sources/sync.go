@@ -263,8 +263,14 @@ func (m *Managed) RecordPublished(ctx context.Context, repository, branch, subtr
 	}
 	// The published commit's blobs are all in the cache: finish wrote the
 	// new ones and the session's checkout needed the others.
-	_, err = m.ensureSnapshot(ctx, cache, repo, commit, []string{subtree}, previous, false)
-	return err
+	path, err := m.ensureSnapshot(ctx, cache, repo, commit, []string{subtree}, previous, false)
+	if err != nil {
+		return err
+	}
+	// finish verified exactly this subtree before committing it.
+	m.recordVerdict(&Snapshot{Repository: repo, Commit: commit, Path: path}, subtree, verdict{OK: true})
+	m.writeGood(repo, branch, subtree, commit)
+	return nil
 }
 
 // lsPrefixes records the mode of each path on the way to a subtree, one

@@ -125,7 +125,7 @@ func ctxfileTargets(ctx context.Context, env operations.Env, conns []sources.Con
 	for _, c := range conns {
 		t, err := operations.ConnTarget(ctx, env, c)
 		if err == nil {
-			err = requireVerified(env, t)
+			err = t.ServeVerified(ctx, env)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("tree %s: %w", c.Short, err)
@@ -161,6 +161,9 @@ func addCtxfileTrees(ctx context.Context, env operations.Env, projectRoot string
 			}
 		}
 		ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
+		if t.Stale != nil {
+			ref.Staleness = *t.Stale
+		}
 		st, err := treeState(ctx, env, t, projectRoot)
 		if err != nil {
 			return time.Time{}, err

@@ -62,7 +62,7 @@ func LLMS(ctx context.Context, env operations.Env, req LLMSRequest) (*contracts.
 	if err != nil {
 		return nil, err
 	}
-	ref, err := treeRef(ctx, env, t)
+	ref, err := t.Ref(ctx, env)
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func buildSite(ctx context.Context, env operations.Env, t operations.TreeTarget)
 	if err != nil {
 		return nil, nil, err
 	}
-	ref, err := treeRef(ctx, env, t)
+	ref, err := t.Ref(ctx, env)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -38,14 +38,7 @@ func openExportTarget(ctx context.Context, env operations.Env, conns []sources.C
 	if err != nil {
 		return t, err
 	}
-	return t, requireVerified(env, t)
-}
-
-func requireVerified(env operations.Env, t operations.TreeTarget) error {
-	if t.Snapshot == nil {
-		return nil
-	}
-	return env.Managed().RequireVerified(*t.Conn, t.Snapshot)
+	return t, t.ServeVerified(ctx, env)
 }
 
 // readExportTree lists and prepares every document of a tree by the CLI's
@@ -71,21 +64,6 @@ func readExportTree(t operations.TreeTarget, counter *export.Counter) (*exportTr
 		}
 	}
 	return et, nil
-}
-
-// treeRef names the tree and, in git, the commit it was read at and
-// whether it had uncommitted changes, as read reports them.
-func treeRef(ctx context.Context, env operations.Env, t operations.TreeTarget) (contracts.TreeRef, error) {
-	ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
-	res, err := t.Resolution(ctx, env)
-	if err != nil {
-		return ref, err
-	}
-	if res.InGit() {
-		dirty := res.Dirty
-		ref.Head, ref.Dirty = res.Head, &dirty
-	}
-	return ref, nil
 }
 
 // checkoutState is git's view of the checkout holding dir, nil outside
