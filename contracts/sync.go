@@ -31,6 +31,8 @@ type SyncEntry struct {
 	FetchedAt      *string  `json:"fetchedAt"`      // the branch's last successful fetch (null: unknown)
 	Offline        bool     `json:"offline"`        // cached data only, nothing fetched
 	Notes          []string `json:"notes,omitempty"`
+	// Rebuilt is true when the snapshot was damaged and sync rebuilt it.
+	Rebuilt bool `json:"rebuilt,omitempty"`
 }
 
 // MarshalJSON writes exactly the keys of the entry's shape, so that a
@@ -62,7 +64,8 @@ func (e SyncEntry) MarshalJSON() ([]byte, error) {
 		FetchedAt      *string  `json:"fetchedAt"`
 		Offline        bool     `json:"offline"`
 		Notes          []string `json:"notes,omitempty"`
-	}{c, e.PreviousCommit, e.Changed, e.ChangedFiles, e.FetchedAt, e.Offline, e.Notes})
+		Rebuilt        bool     `json:"rebuilt,omitempty"`
+	}{c, e.PreviousCommit, e.Changed, e.ChangedFiles, e.FetchedAt, e.Offline, e.Notes, e.Rebuilt})
 }
 
 // RepositoryState is the repository a tree was resolved from. For a git

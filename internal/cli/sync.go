@@ -19,11 +19,12 @@ func (cmd *syncCmd) Help() string {
 repository cache (~/.context-tree/repos, one per repository) and checks the
 fetched commit out as a detached snapshot (~/.context-tree/snapshots/<owner>/
 <repo>/<commit>), which verify, read and resolve then use. Caches are
-partial clones and snapshots sparse checkouts: only the blobs of declared
-subtrees are downloaded and checked out (a server without partial clone
+partial clones and snapshots plain files (no .git) of the declared
+subtrees: only their blobs are downloaded and checked out (a server without partial clone
 support sends everything once, and sync says so). Directory sources are
 resolved and reported too. Each source's line says what changed: updated
-<old> → <new> (N files in <subtree>), unchanged, or failed CODE: message;
+<old> → <new> (N files in <subtree>), unchanged, rebuilt (a damaged snapshot
+replaced), or failed CODE: message;
 --json adds previousCommit, changed and changedFiles. On a terminal, git's
 fetch progress is shown on stderr. --offline uses the cached branch, says
 how old it is, and fails a source that was never fetched (CACHE_MISSING).
@@ -102,6 +103,8 @@ func syncStatus(e contracts.SyncEntry, now time.Time) string {
 		s = "cached " + short(r.Commit) + ", " + fetchedAgo(e.FetchedAt, now)
 	case e.PreviousCommit == nil:
 		s = "new " + short(r.Commit)
+	case !e.Changed && e.Rebuilt:
+		s = "rebuilt " + short(r.Commit)
 	case !e.Changed:
 		s = "unchanged " + short(r.Commit)
 	default:

@@ -181,6 +181,10 @@ func syncOne(ctx context.Context, env Env, c sources.Connection, opt sources.Syn
 		at := snap.FetchedAt.UTC().Format(time.RFC3339)
 		e.FetchedAt = &at
 	}
+	if snap.Rebuilt {
+		e.Rebuilt = true
+		e.Notes = append(e.Notes, "the snapshot of "+snap.Commit[:12]+" was modified or replaced (or made by an earlier version) and was rebuilt")
+	}
 	if snap.FullClone {
 		e.Notes = append(e.Notes, "the server does not support partial clones: fetched every object of "+snap.Repository+" once")
 	}

@@ -30,6 +30,7 @@ type Snapshot struct {
 	ChangedFiles int       // files of the subtree that differ from Previous (-1 unknown)
 	FetchedAt    time.Time // the branch's last successful fetch (zero unknown)
 	FullClone    bool      // the cache was just cloned and the server refused the filter
+	Rebuilt      bool      // the snapshot was damaged (edited, added to, replaced) and was rebuilt
 }
 
 // snapshotPath is where the snapshot of a commit lives (its parent created).
@@ -132,24 +133,31 @@ func (m *Managed) snapshotState(ctx context.Context, path, cache, commit string)
 // another project declared stays readable after this project's sync.
 // Offline, blobs not in the cache fail it with CACHE_MISSING.
 func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit string, want []string, carry string, offline bool) (string, error) {
-	path, err := m.snapshotPath(repository, commit)
+	path, _, err := m.ensureSnapshotRebuilt(ctx, cache, repository, commit, want, carry, offline)
+	return path, err
+}
+
+// ensureSnapshotRebuilt is ensureSnapshot also saying whether a damaged
+// snapshot was replaced.
+func (m *Managed) ensureSnapshotRebuilt(ctx context.Context, cache, repository, commit string, want []string, carry string, offline bool) (path string, rebuilt bool, err error) {
+	path, err = m.snapshotPath(repository, commit)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	exists, intact, have := m.snapshotState(ctx, path, cache, commit)
 	if intact && covers(have, want) {
-		return path, nil
+		return path, false, nil
 	}
 	if intact && !covers(want, []string{"."}) && !covers(have, []string{"."}) {
 		dirs := normaliseDirs(append(slices.Clone(have), want...))
 		if err := m.fetchBlobs(ctx, cache, repository, commit, dirs, offline); err != nil {
-			return "", err
+			return "", false, err
 		}
 		if err := m.Git.WidenPlain(ctx, snapshotTree(cache, path), dirs); err != nil {
-			return "", gitError(err)
+			return "", false, gitError(err)
 		}
 		privateIndex(path)
-		return path, m.writeSnapshotDirs(path, dirs)
+		return path, false, m.writeSnapshotDirs(path, dirs)
 	}
 	dirs := append(slices.Clone(want), m.carriedDirs(repository, commit, carry)...)
 	if intact {
@@ -160,18 +168,18 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 		dirs = []string{"."}
 	}
 	if err := m.fetchBlobs(ctx, cache, repository, commit, dirs, offline); err != nil {
-		return "", err
+		return "", false, err
 	}
 	dir := filepath.Dir(path)
 	staging, err := os.MkdirTemp(dir, ".staging-"+commit+"-")
 	if err != nil {
-		return "", contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", dir, err)
+		return "", false, contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", dir, err)
 	}
 	// The staging index is named after the staging directory, so the
 	// leftovers of a killed run go with it.
 	if err := m.Git.CheckoutPlain(ctx, snapshotTree(cache, staging), commit, dirs); err != nil {
 		removeStaging(staging)
-		return "", gitError(err)
+		return "", false, gitError(err)
 	}
 	privateIndex(staging)
 	// The records go first: a snapshot without them is never intact.
@@ -179,18 +187,18 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 	if exists {
 		if err := m.discard(ctx, cache, path, dir); err != nil {
 			removeStaging(staging)
-			return "", err
+			return "", false, err
 		}
 	}
 	if err := os.Rename(snapshotIndex(staging), snapshotIndex(path)); err != nil {
 		removeStaging(staging)
-		return "", contracts.Errorf(contracts.CodeIO, "cannot move the index of the rebuilt snapshot into place: %v", err)
+		return "", false, contracts.Errorf(contracts.CodeIO, "cannot move the index of the rebuilt snapshot into place: %v", err)
 	}
 	if err := os.Rename(staging, path); err != nil {
 		removeStaging(staging)
-		return "", contracts.Errorf(contracts.CodeSnapshotCorrupt, "cannot move the rebuilt snapshot into %s: %v", path, err)
+		return "", false, contracts.Errorf(contracts.CodeSnapshotCorrupt, "cannot move the rebuilt snapshot into %s: %v", path, err)
 	}
-	return path, m.writeSnapshotDirs(path, dirs)
+	return path, exists && !intact, m.writeSnapshotDirs(path, dirs)
 }
 
 // privateIndex makes a snapshot's index private, as all of the tool's

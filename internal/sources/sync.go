@@ -102,13 +102,13 @@ func (m *Managed) SyncWith(ctx context.Context, c Connection, opt SyncOptions) (
 		return nil, err
 	}
 	want := append([]string{c.Source.Path}, opt.Dirs...)
-	snap, err := m.ensureSnapshot(ctx, cache, repo, commit, want, since, opt.Offline)
+	snap, rebuilt, err := m.ensureSnapshotRebuilt(ctx, cache, repo, commit, want, since, opt.Offline)
 	if err != nil {
 		return nil, err
 	}
 	markUsed(snap) // pruning spares it for a while once it is old
 	s := &Snapshot{Repository: repo, Branch: branch, Commit: commit, Cache: cache, Path: snap, TreeRoot: joinSubtree(snap, c.Source.Path),
-		Previous: since, ChangedFiles: -1, FullClone: full}
+		Previous: since, ChangedFiles: -1, FullClone: full, Rebuilt: rebuilt}
 	if since != "" && since != commit {
 		if n, err := m.Git.CountChanged(ctx, cache, since, commit, c.Source.Path); err == nil {
 			s.ChangedFiles = n
