@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(finishHelperVar); spec != "" {
 		os.Exit(runFinishHelper(spec))
 	}
+	if spec := os.Getenv(stepHelperVar); spec != "" {
+		os.Exit(runStepHelper(spec))
+	}
 	os.Exit(m.Run())
 }
 

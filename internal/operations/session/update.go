@@ -145,7 +145,14 @@ func hasConflictMarkers(data []byte) bool {
 // is open again, and finish will judge the files like any edits.
 func completeUpdate(ctx context.Context, env operations.Env, s *contracts.Session) (*contracts.SessionResult, error) {
 	if err := moveHome(ctx, env, s, s.Update.Onto, s.Update.From); err != nil {
-		return nil, operations.GitError(err)
+		// An update killed after moving the branch, before the record
+		// said so, left the branch at the tip already.
+		if tip, rerr := env.Git.ResolveCommit(ctx, s.Repository.CommonDir, homeRef(s)); rerr != nil || tip != s.Update.Onto {
+			return nil, operations.GitError(err)
+		}
+		if err := moveHome(ctx, env, s, s.Update.Onto, s.Update.Onto); err != nil {
+			return nil, operations.GitError(err)
+		}
 	}
 	s.Base, s.State, s.Commit, s.Rejected, s.Update = s.Update.Onto, contracts.SessionOpen, "", false, nil
 	if err := saveSession(env, s); err != nil {
