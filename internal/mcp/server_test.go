@@ -399,3 +399,28 @@ func TestOversizedArgumentsAndHugeDocuments(t *testing.T) {
 		t.Errorf("huge resource: %v", err)
 	}
 }
+
+// TestToolsServeTheLastGoodCommitMarkedStale: after sync fetched a commit
+// that does not verify, read_node and resolve answer from the last commit
+// that did, and say so (stale, rejectedCommit, findings); never the
+// rejected content (issue 29).
+func TestToolsServeTheLastGoodCommitMarkedStale(t *testing.T) {
+	f := newFixture(t)
+	rejected := f.gh.Publish("acme/handbook", "main", map[string]string{"travel/NODE.md": "no frontmatter: rejected\n"})
+	res, err := operations.Sync(context.Background(), f.env, []string{"handbook"}, false)
+	if err != nil || res.Connections[0].OK {
+		t.Fatalf("sync of a rejected commit: %+v %v", res, err)
+	}
+	cs := f.connect(t)
+	var read contracts.MCPReadResult
+	call(t, cs, "read_node", map[string]any{"tree": "handbook", "node": "travel/NODE.md"}, &read)
+	want := contracts.Staleness{Stale: true, RejectedCommit: rejected, Findings: 1}
+	if read.Tree.Head != f.handbookHead || read.Tree.Staleness != want || !strings.Contains(read.Node.Body, "Book trains") {
+		t.Errorf("read_node: %+v", read.Tree)
+	}
+	var resolved contracts.ResolveResult
+	call(t, cs, "resolve", map[string]any{"selector": "handbook"}, &resolved)
+	if r := resolved.Resolutions[0]; !r.OK || r.Head != f.handbookHead || r.Staleness != want {
+		t.Errorf("resolve: %+v", r)
+	}
+}
