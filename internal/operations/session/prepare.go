@@ -61,6 +61,11 @@ func Prepare(ctx context.Context, env operations.Env, selector string, opts ...P
 		os.RemoveAll(s.Worktree)
 		return nil, contracts.Errorf(contracts.CodeGit, "cannot create the session worktree: %v", err)
 	}
+	if err := recordHomeConfig(ctx, env, s); err != nil {
+		os.RemoveAll(s.Worktree)
+		dropHome(ctx, env, s, s.Base)
+		return nil, err
+	}
 	if err := saveSession(env, s); err != nil {
 		// Nothing was written in the worktree yet: undo it whole.
 		os.RemoveAll(s.Worktree)

@@ -1,6 +1,9 @@
 package session
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/operations/session/record"
@@ -30,5 +33,8 @@ func deleteSession(env operations.Env, id string) error {
 		return err
 	}
 	removeBaseIndexes(env, id)
+	if dir, err := env.Home.Dir("sessions"); err == nil {
+		os.Remove(filepath.Join(dir, id+".homeconfig"))
+	}
 	return nil
 }

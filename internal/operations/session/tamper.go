@@ -2,7 +2,10 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -74,6 +77,9 @@ func checkSessionRepo(ctx context.Context, env operations.Env, s *contracts.Sess
 	if err != nil {
 		return tampered(config, "cannot be read as git configuration", "restore it")
 	}
+	if err := checkHomeConfig(ctx, env, s); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for _, e := range entries {
 		key := strings.ToLower(e[0])
@@ -90,4 +96,82 @@ func checkSessionRepo(ctx context.Context, env operations.Env, s *contracts.Sess
 		seen[key] = true
 	}
 	return nil
+}
+
+// The home repository's own configuration applies to every git command
+// the tool runs there for the session (the capture's `git add`, the
+// commit), so a filter, a signing program or an include written into it
+// by git run through a session's commondir would run as the user, even
+// after the agent removed the commondir again. The tool cannot tell the
+// user's own changes from such a write, so a digest of the configuration
+// is recorded at prepare (sessions/<id>.homeconfig) and any change is
+// SESSION_TAMPERED, with how to accept it when the change is the user's.
+// Sections that ordinary branch and remote work rewrites, and that no
+// git command of the tool for a session acts on, are left out of it.
+var homeConfigIgnored = []string{"branch.", "remote.", "pull.", "push.", "fetch.", "gc.", "maintenance.", "advice.", "color.", "status."}
+
+// homeConfigRecord is where a session's digest of its home repository's
+// configuration file is kept.
+func homeConfigRecord(env operations.Env, s *contracts.Session) (string, error) {
+	dir, err := env.Home.Dir("sessions")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, s.ID+".homeconfig"), nil
+}
+
+// homeConfigDigest is the digest of the home repository's configuration
+// as it is now, but for homeConfigIgnored ("absent" without a file).
+func homeConfigDigest(ctx context.Context, env operations.Env, s *contracts.Session) (string, error) {
+	file := filepath.Join(s.Repository.CommonDir, "config")
+	if _, err := os.Lstat(file); errors.Is(err, fs.ErrNotExist) {
+		return "absent", nil
+	}
+	entries, err := env.Git.ConfigFileEntries(ctx, file)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, e := range entries {
+		key := strings.ToLower(e[0])
+		if !slices.ContainsFunc(homeConfigIgnored, func(p string) bool { return strings.HasPrefix(key, p) }) {
+			fmt.Fprintf(h, "%s\n%s\x00", key, e[1])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// recordHomeConfig remembers the home configuration a session starts with.
+func recordHomeConfig(ctx context.Context, env operations.Env, s *contracts.Session) error {
+	file, err := homeConfigRecord(env, s)
+	if err != nil {
+		return err
+	}
+	digest, err := homeConfigDigest(ctx, env, s)
+	if err != nil {
+		return contracts.Errorf(contracts.CodeIO, "cannot read the configuration of %s: %v", s.Repository.CommonDir, err)
+	}
+	return env.Home.WriteFile(filepath.Dir(file), filepath.Base(file), []byte(digest+"\n"))
+}
+
+// checkHomeConfig refuses a session whose home repository's configuration
+// changed since prepare. Sessions opened before this record existed have
+// none and are not checked.
+func checkHomeConfig(ctx context.Context, env operations.Env, s *contracts.Session) error {
+	file, err := homeConfigRecord(env, s)
+	if err != nil {
+		return err
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	got, err := homeConfigDigest(ctx, env, s)
+	if err == nil && got == strings.TrimSpace(string(want)) {
+		return nil
+	}
+	config := filepath.Join(s.Repository.CommonDir, "config")
+	return contracts.Errorf(contracts.CodeSessionTampered,
+		"the configuration of the home repository (%s) changed since session %s was opened: git run in the session may have written it, and the tool runs git there. Nothing was done; look at `git config --file %s --list`, and if every change is yours, accept it with `rm %s`",
+		config, s.ID, config, file).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree, "file": config})
 }
