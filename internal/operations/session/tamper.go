@@ -56,26 +56,27 @@ var foreignGitEntries = []string{"commondir", "gitdir", "worktrees", filepath.Jo
 // kind that the tool did not write.
 func checkSessionRepo(ctx context.Context, env operations.Env, s *contracts.Session) error {
 	gitDir := sessionGitDir(s)
-	tampered := func(file, what, fix string) error {
+	tampered := func(file, what, why, fix string) error {
 		return contracts.Errorf(contracts.CodeSessionTampered,
-			"%s of session %s %s, which git-context-tree never writes: git run in the session may have changed another repository through it. Nothing was done; %s",
-			file, s.ID, what, fix).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree, "file": file})
+			"%s of session %s %s, which git-context-tree never writes: %s. Nothing was done; %s",
+			file, s.ID, what, why, fix).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree, "file": file})
 	}
+	const reached = "git run in the session may have changed another repository through it"
 	for _, name := range foreignGitEntries {
 		p := filepath.Join(gitDir, name)
 		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
-			return tampered(p, "exists", "check the home repository "+s.Repository.CommonDir+" (its refs and configuration), then remove "+p)
+			return tampered(p, "exists", reached, "check the home repository "+s.Repository.CommonDir+" (its refs and configuration), then remove "+p)
 		}
 	}
 	alternates := filepath.Join(gitDir, "objects", "info", "alternates")
 	want := filepath.Join(s.Repository.CommonDir, "objects") + "\n"
 	if data, err := os.ReadFile(alternates); err != nil || string(data) != want {
-		return tampered(alternates, "does not name exactly "+strings.TrimSpace(want), "write that one line back into it")
+		return tampered(alternates, "does not name exactly "+strings.TrimSpace(want), "it lends the session objects from elsewhere", "write that one line back into it")
 	}
 	config := filepath.Join(gitDir, "config")
 	entries, err := env.Git.ConfigFileEntries(ctx, config)
 	if err != nil {
-		return tampered(config, "cannot be read as git configuration", "restore it")
+		return tampered(config, "cannot be read as git configuration", "it may hold anything", "restore it")
 	}
 	if err := checkHomeConfig(ctx, env, s); err != nil {
 		return err
@@ -91,7 +92,8 @@ func checkSessionRepo(ctx context.Context, env operations.Env, s *contracts.Sess
 			ok = slices.Contains(values, e[1])
 		}
 		if !ok {
-			return tampered(config, "sets "+e[0], "remove it with `git config --file "+config+" --unset-all "+e[0]+"`")
+			return tampered(config, "sets "+e[0], "a session's configuration may hold only what prepare wrote (it could name programs, includes or other repositories; an identity or other setting belongs in your global configuration)",
+				"remove it with `git config --file "+config+" --unset-all "+e[0]+"`")
 		}
 		seen[key] = true
 	}
