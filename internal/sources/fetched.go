@@ -138,7 +138,7 @@ func (m *Managed) recordedTip(ctx context.Context, cache, repository, branch str
 	}
 	if ref != rec.Commit {
 		return "", false, contracts.Errorf(contracts.CodeCacheTampered,
-			"the cache %s has branch %s at %s, not at %.12s where git-context-tree last fetched or published it: something else moved it (git run in a snapshot or session?); nothing was read from it. Run `git context-tree sync` online to fetch the branch again",
+			"the cache %s has branch %s at %s, not at %.12s where git-context-tree last fetched or published it: something else moved it (git run in a snapshot or session?), or an earlier version published to it without recording that; nothing was read from it. Run `git context-tree sync` online to fetch the branch again",
 			cache, branch, orNothing(ref), rec.Commit).
 			WithDetails(map[string]any{"cache": cache, "branch": branch, "recorded": rec.Commit, "found": ref})
 	}
