@@ -190,7 +190,7 @@ func (cmd *cleanupRunCmd) Run(c *Context) error {
 			fmt.Fprintf(c.Stderr, "%s: %s\n", r.Outcome, r.Reason)
 		}
 		if r.Worktree != "" {
-			fmt.Fprintf(c.Stderr, "The session %s is kept in %s\n", r.Session, quote(r.Worktree))
+			fmt.Fprintf(c.Stderr, "cleanup run %s kept its write session %s in %s (git context-tree write show %s)\n", r.ID, r.Session, quote(r.Worktree), r.Session)
 		}
 		for _, p := range r.Paths {
 			fmt.Fprintf(c.Stderr, "  %s\n", quote(p))

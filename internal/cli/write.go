@@ -103,7 +103,28 @@ func (cmd *finishCmd) Run(c *Context) error {
 		if res.Closed {
 			fmt.Fprintf(c.Stderr, "Closed session %s: its worktree and branch were removed.\n", res.Session.ID)
 		}
+		if next := finishNextStep(res); next != "" {
+			fmt.Fprintln(c.Stderr, next)
+		}
 	})
+}
+
+// finishNextStep is what moves a finished session's work on, "" when
+// nothing is left to do.
+func finishNextStep(res *contracts.SessionResult) string {
+	s := res.Session
+	switch {
+	case res.Result == contracts.ResultUnchanged:
+		return "Nothing to commit; remove the session with: git context-tree write abort " + s.ID
+	case res.Result != contracts.ResultCommitted:
+		return ""
+	case s.Repository.Kind == contracts.SourceGit:
+		return "Next: git context-tree write finish --publish " + s.ID + "   # push it to " + s.TargetBranch
+	case s.TargetBranch != "":
+		return "Next: git merge " + s.Branch + "   # in " + s.Repository.Root + ", on " + s.TargetBranch
+	default:
+		return "Next: merge " + s.Branch + " in " + s.Repository.Root
+	}
 }
 
 // maxListedPaths caps the paths finish prints; the rest are counted.
@@ -147,7 +168,11 @@ func (cmd *writeListCmd) Run(c *Context) error {
 	return c.emit(res, func() {
 		t := c.newTable("SESSION", "STATUS", "TREE", "WORKTREE")
 		for _, s := range res.Sessions {
-			t.add(s.ID, string(s.Status), quote(s.Connection.Exact), quote(s.Worktree))
+			worktree := quote(s.Worktree)
+			if s.ClosedAt != "" {
+				worktree = "(closed)" // removed when the session was closed
+			}
+			t.add(s.ID, string(s.Status), quote(s.Connection.Exact), worktree)
 		}
 		for _, dir := range res.Unknown {
 			t.add("-", "unknown", "(no session record names it)", quote(dir))

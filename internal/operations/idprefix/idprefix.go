@@ -41,12 +41,12 @@ func Resolve(prefix string, ids []string, what string) (string, error) {
 		return found[0], nil
 	}
 	slices.Sort(found)
-	return "", contracts.Errorf(contracts.CodeIDAmbiguous, "%q names %d %ss (%s); give more characters of the id", prefix, len(found), what, listSome(found, 5)).
+	return "", contracts.Errorf(contracts.CodeIDAmbiguous, "%q names %d %ss (%s); give more characters of the id", prefix, len(found), what, ListSome(found, 5)).
 		WithDetails(map[string]any{"prefix": prefix, "candidates": found})
 }
 
-// listSome joins up to n items, saying how many more there are.
-func listSome(items []string, n int) string {
+// ListSome joins up to n items, saying how many more there are.
+func ListSome(items []string, n int) string {
 	if len(items) <= n {
 		return strings.Join(items, ", ")
 	}

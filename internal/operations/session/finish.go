@@ -202,7 +202,7 @@ func finishRules(ctx context.Context, env operations.Env, s *contracts.Session, 
 		return nestedRefusal(s, ins.Nested)
 	}
 	if len(ins.Outside) > 0 {
-		return refuse(s, contracts.CodePathOutsideTree, "the session changed paths outside the tree "+s.Subtree, ins.Outside)
+		return outsideRefusal(s, ins.Outside)
 	}
 	if len(ins.Ignored) > 0 && !req.IncludeIgnored {
 		return refuse(s, contracts.CodeIgnoredContent,
@@ -342,7 +342,7 @@ func checkCommittedSession(ctx context.Context, env operations.Env, s *contracts
 		return nestedRefusal(s, ins.Nested)
 	}
 	if len(ins.Outside) > 0 {
-		return refuse(s, contracts.CodePathOutsideTree, "the session changed paths outside the tree "+s.Subtree, ins.Outside)
+		return outsideRefusal(s, ins.Outside)
 	}
 	committed, err := env.Git.ResolveTree(ctx, s.Repository.CommonDir, s.Commit)
 	if err != nil {
@@ -447,4 +447,12 @@ func orNone(s string) string {
 		return "(none yet)"
 	}
 	return s
+}
+
+// outsideRefusal is PATH_OUTSIDE_TREE with how to undo the changes.
+func outsideRefusal(s *contracts.Session, paths []string) error {
+	undo := fmt.Sprintf("delete what was added there, and bring back what was changed or deleted with `git -C %s checkout %s -- <path>`", s.Worktree, s.Base)
+	e := contracts.Errorf(contracts.CodePathOutsideTree, "the session changed paths outside the tree %s: %s; to undo, %s. The session is kept in %s",
+		s.Subtree, strings.Join(paths, ", "), undo, s.Worktree)
+	return e.WithDetails(map[string]any{"session": s.ID, "paths": paths})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/operations/idprefix"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
@@ -196,7 +197,7 @@ func requireCleanSubtree(ctx context.Context, env operations.Env, repoRoot, subt
 		paths[i] = e.Path
 	}
 	return contracts.Errorf(contracts.CodeSubtreeDirty,
-		"%s has %d uncommitted, untracked or ignored paths; commit, remove or move them before opening a session", subtree, len(paths)).
+		"%s has %d uncommitted, untracked or ignored paths (%s); commit, remove or move them before opening a session", subtree, len(paths), idprefix.ListSome(paths, 5)).
 		WithDetails(map[string]any{"paths": paths})
 }
 
