@@ -98,6 +98,9 @@ func (m *Managed) SyncWith(ctx context.Context, c Connection, opt SyncOptions) (
 	if offline && !opt.Fetched {
 		since = commit // nothing fetched: the ref did not move
 	}
+	if since != "" && !m.held(repo, since, c.Source.Path) {
+		since = "" // a subtree new to this machine is new, not unchanged
+	}
 	if err := m.checkSubtreeOnce(ctx, cache, repo, commit, c.Source.Path); err != nil {
 		return nil, err
 	}
@@ -291,4 +294,15 @@ func (m *Managed) lsPrefixes(ctx context.Context, cache, commit string, prefixes
 		}
 	}
 	return nil
+}
+
+// held reports whether the snapshot of commit holds subtree, from its
+// record alone (no git): whether a subtree was synced here before.
+func (m *Managed) held(repository, commit, subtree string) bool {
+	path, err := m.snapshotPath(repository, commit)
+	if err != nil {
+		return false
+	}
+	dirs, ok := readSnapshotDirs(path)
+	return ok && covers(dirs, []string{subtree})
 }
