@@ -101,7 +101,14 @@ func checkSingleValue(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return fmt.Errorf("not valid JSON: %v", err)
+		// Say where: the offset of a syntax error, else the end.
+		offset := int64(len(data)) + 1 // an unexpected end: past the last byte
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			offset = syntax.Offset
+		}
+		line, col := lineColumn(data, offset)
+		return fmt.Errorf("not valid JSON at line %d, column %d: %v", line, col, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("unexpected data after the JSON object")
@@ -118,4 +125,15 @@ type pointerError struct {
 func escapePointer(key string) string {
 	b := bytes.ReplaceAll([]byte(key), []byte("~"), []byte("~0"))
 	return string(bytes.ReplaceAll(b, []byte("/"), []byte("~1")))
+}
+
+// lineColumn turns the count of bytes read up to and including the one at
+// fault (json.SyntaxError's Offset) into that byte's 1-based line and
+// column, as editors number them.
+func lineColumn(data []byte, offset int64) (line, col int) {
+	offset = min(max(offset, 1), int64(len(data))+1)
+	before := data[:offset-1]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = len(before) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
 }

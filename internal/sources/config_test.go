@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -172,5 +173,20 @@ func TestMarshalConfigStable(t *testing.T) {
 	empty := string(MarshalConfig(&contracts.Config{SchemaVersion: 3}))
 	if empty != "{\n  \"schemaVersion\": 3,\n  \"trees\": []\n}\n" {
 		t.Errorf("empty config = %q", empty)
+	}
+}
+
+// TestParseConfigSaysWhereTheJSONBreaks: a syntax error names its line
+// and column, as an editor numbers them.
+func TestParseConfigSaysWhereTheJSONBreaks(t *testing.T) {
+	for _, tc := range []struct{ data, where string }{
+		{"{\"schemaVersion\": 3,\n  \"trees\": [tru]}", "line 2, column 16"},
+		{"{\"schemaVersion\": 3,", "line 1, column 21"},
+		{"{,}", "line 1, column 2"},
+	} {
+		_, err := ParseConfig("c.json", []byte(tc.data))
+		if err == nil || !strings.Contains(err.Error(), "not valid JSON at "+tc.where+":") {
+			t.Errorf("%q: %v, want %s", tc.data, err, tc.where)
+		}
 	}
 }
