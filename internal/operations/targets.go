@@ -117,8 +117,9 @@ func ConnTarget(ctx context.Context, env Env, c sources.Connection) (TreeTarget,
 
 // DefaultTarget is the tree a command works on when none is named: the only
 // declared source, else the declared directory source containing the
-// command's directory, else the tree found at or above it.
-func DefaultTarget(ctx context.Context, env Env, conns []sources.Connection) (TreeTarget, error) {
+// command's directory, else the tree found at or above it. how is how the
+// command names a tree, for the refusal when several are declared.
+func DefaultTarget(ctx context.Context, env Env, conns []sources.Connection, how string) (TreeTarget, error) {
 	if len(conns) == 1 {
 		return ConnTarget(ctx, env, conns[0])
 	}
@@ -129,7 +130,7 @@ func DefaultTarget(ctx context.Context, env Env, conns []sources.Connection) (Tr
 	}
 	root, err := sources.FindTreeRoot(ctx, env.Git, env.Dir)
 	if err != nil && len(conns) > 1 {
-		return TreeTarget{}, ChooseOne(conns, "`--tree <selector>`")
+		return TreeTarget{}, ChooseOne(conns, how)
 	}
 	return TreeTarget{Root: root}, err
 }

@@ -42,7 +42,11 @@ func OpenTree(ctx context.Context, env Env, treeArg string, access TreeAccess) (
 	case treeArg != "":
 		t, err = TargetFor(ctx, env, conns, treeArg)
 	default:
-		t, err = DefaultTarget(ctx, env, conns)
+		how := "`--tree <selector>`"
+		if access.DeclaredOnly {
+			how = "the `tree` argument"
+		}
+		t, err = DefaultTarget(ctx, env, conns, how)
 	}
 	if err != nil {
 		return contracts.TreeRef{}, err

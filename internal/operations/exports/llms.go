@@ -41,7 +41,7 @@ func LLMS(ctx context.Context, env operations.Env, req LLMSRequest) (*contracts.
 	if err != nil {
 		return nil, err
 	}
-	t, err := openExportTarget(ctx, env, conns, req.Selector)
+	t, err := openExportTarget(ctx, env, conns, req.Selector, "export llms")
 	if err != nil {
 		return nil, err
 	}

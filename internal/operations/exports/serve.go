@@ -57,7 +57,7 @@ func serve(ctx context.Context, env operations.Env, req ServeRequest) error {
 	if err != nil {
 		return err
 	}
-	t, err := openExportTarget(ctx, env, conns, req.Selector)
+	t, err := openExportTarget(ctx, env, conns, req.Selector, "serve")
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func Site(ctx context.Context, env operations.Env, req SiteRequest) (*contracts.
 	if err != nil {
 		return nil, err
 	}
-	t, err := openExportTarget(ctx, env, conns, req.Selector)
+	t, err := openExportTarget(ctx, env, conns, req.Selector, "export site")
 	if err != nil {
 		return nil, err
 	}

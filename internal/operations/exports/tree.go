@@ -27,13 +27,13 @@ type exportTree struct {
 // openExportTarget picks the tree an export of one tree reads: the named
 // one, else the default, as read does; a git source's snapshot must be one
 // sync accepted.
-func openExportTarget(ctx context.Context, env operations.Env, conns []sources.Connection, selector string) (operations.TreeTarget, error) {
+func openExportTarget(ctx context.Context, env operations.Env, conns []sources.Connection, selector, command string) (operations.TreeTarget, error) {
 	var t operations.TreeTarget
 	var err error
 	if selector != "" {
 		t, err = operations.TargetFor(ctx, env, conns, selector)
 	} else {
-		t, err = operations.DefaultTarget(ctx, env, conns)
+		t, err = operations.DefaultTarget(ctx, env, conns, "`git context-tree "+command+" <selector>`")
 	}
 	if err != nil {
 		return t, err
