@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/operations/idprefix"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
@@ -183,7 +184,11 @@ func syncOne(ctx context.Context, env Env, c sources.Connection, opt sources.Syn
 	}
 	if snap.Rebuilt {
 		e.Rebuilt = true
-		e.Notes = append(e.Notes, "the snapshot of "+snap.Commit[:12]+" was modified or replaced (or made by an earlier version) and was rebuilt")
+		note := "the snapshot of " + snap.Commit[:12] + " was modified or replaced (or made by an earlier version) and was rebuilt"
+		if len(snap.Discarded) > 0 {
+			note += "; changes made in it were discarded (snapshots are read-only copies: edit in a write session): " + idprefix.ListSome(snap.Discarded, 5)
+		}
+		e.Notes = append(e.Notes, note)
 	}
 	if snap.FullClone {
 		e.Notes = append(e.Notes, "the server does not support partial clones: fetched every object of "+snap.Repository+" once")

@@ -31,6 +31,7 @@ type Snapshot struct {
 	FetchedAt    time.Time // the branch's last successful fetch (zero unknown)
 	FullClone    bool      // the cache was just cloned and the server refused the filter
 	Rebuilt      bool      // the snapshot was damaged (edited, added to, replaced) and was rebuilt
+	Discarded    []string  // with Rebuilt: its paths whose changes were thrown away
 }
 
 // snapshotPath is where the snapshot of a commit lives (its parent created).
@@ -137,27 +138,48 @@ func (m *Managed) ensureSnapshot(ctx context.Context, cache, repository, commit 
 	return path, err
 }
 
+// rebuild says whether ensureSnapshotRebuilt replaced a damaged snapshot
+// and which of its files differed from the commit (their changes are gone).
+type rebuild struct {
+	done      bool
+	discarded []string
+}
+
+// changedPaths lists what differs in a plain snapshot from its commit,
+// for the warning when it is replaced; nothing for one that cannot be
+// read that way (a symlink, an earlier version's worktree).
+func (m *Managed) changedPaths(ctx context.Context, cache, path string) []string {
+	if fi, err := os.Lstat(path); err != nil || !fi.IsDir() {
+		return nil
+	}
+	if _, ok := readSnapshotDirs(path); !ok {
+		return nil
+	}
+	pending, _ := m.Git.Pending(ctx, snapshotTree(cache, path))
+	return pending
+}
+
 // ensureSnapshotRebuilt is ensureSnapshot also saying whether a damaged
 // snapshot was replaced.
-func (m *Managed) ensureSnapshotRebuilt(ctx context.Context, cache, repository, commit string, want []string, carry string, offline bool) (path string, rebuilt bool, err error) {
+func (m *Managed) ensureSnapshotRebuilt(ctx context.Context, cache, repository, commit string, want []string, carry string, offline bool) (path string, r rebuild, err error) {
 	path, err = m.snapshotPath(repository, commit)
 	if err != nil {
-		return "", false, err
+		return "", r, err
 	}
 	exists, intact, have := m.snapshotState(ctx, path, cache, commit)
 	if intact && covers(have, want) {
-		return path, false, nil
+		return path, r, nil
 	}
 	if intact && !covers(want, []string{"."}) && !covers(have, []string{"."}) {
 		dirs := normaliseDirs(append(slices.Clone(have), want...))
 		if err := m.fetchBlobs(ctx, cache, repository, commit, dirs, offline); err != nil {
-			return "", false, err
+			return "", r, err
 		}
 		if err := m.Git.WidenPlain(ctx, snapshotTree(cache, path), dirs); err != nil {
-			return "", false, gitError(err)
+			return "", r, gitError(err)
 		}
 		privateIndex(path)
-		return path, false, m.writeSnapshotDirs(path, dirs)
+		return path, r, m.writeSnapshotDirs(path, dirs)
 	}
 	dirs := append(slices.Clone(want), m.carriedDirs(repository, commit, carry)...)
 	if intact {
@@ -168,37 +190,40 @@ func (m *Managed) ensureSnapshotRebuilt(ctx context.Context, cache, repository, 
 		dirs = []string{"."}
 	}
 	if err := m.fetchBlobs(ctx, cache, repository, commit, dirs, offline); err != nil {
-		return "", false, err
+		return "", r, err
 	}
 	dir := filepath.Dir(path)
 	staging, err := os.MkdirTemp(dir, ".staging-"+commit+"-")
 	if err != nil {
-		return "", false, contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", dir, err)
+		return "", r, contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", dir, err)
 	}
 	// The staging index is named after the staging directory, so the
 	// leftovers of a killed run go with it.
 	if err := m.Git.CheckoutPlain(ctx, snapshotTree(cache, staging), commit, dirs); err != nil {
 		removeStaging(staging)
-		return "", false, gitError(err)
+		return "", r, gitError(err)
 	}
 	privateIndex(staging)
+	if exists {
+		r.done, r.discarded = !intact, m.changedPaths(ctx, cache, path)
+	}
 	// The records go first: a snapshot without them is never intact.
 	os.Remove(snapshotDirs(path))
 	if exists {
 		if err := m.discard(ctx, cache, path, dir); err != nil {
 			removeStaging(staging)
-			return "", false, err
+			return "", r, err
 		}
 	}
 	if err := os.Rename(snapshotIndex(staging), snapshotIndex(path)); err != nil {
 		removeStaging(staging)
-		return "", false, contracts.Errorf(contracts.CodeIO, "cannot move the index of the rebuilt snapshot into place: %v", err)
+		return "", r, contracts.Errorf(contracts.CodeIO, "cannot move the index of the rebuilt snapshot into place: %v", err)
 	}
 	if err := os.Rename(staging, path); err != nil {
 		removeStaging(staging)
-		return "", false, contracts.Errorf(contracts.CodeSnapshotCorrupt, "cannot move the rebuilt snapshot into %s: %v", path, err)
+		return "", r, contracts.Errorf(contracts.CodeSnapshotCorrupt, "cannot move the rebuilt snapshot into %s: %v", path, err)
 	}
-	return path, exists && !intact, m.writeSnapshotDirs(path, dirs)
+	return path, r, m.writeSnapshotDirs(path, dirs)
 }
 
 // privateIndex makes a snapshot's index private, as all of the tool's

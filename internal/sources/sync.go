@@ -111,7 +111,7 @@ func (m *Managed) SyncWith(ctx context.Context, c Connection, opt SyncOptions) (
 	}
 	markUsed(snap) // pruning spares it for a while once it is old
 	s := &Snapshot{Repository: repo, Branch: branch, Commit: commit, Cache: cache, Path: snap, TreeRoot: joinSubtree(snap, c.Source.Path),
-		Previous: since, ChangedFiles: -1, FullClone: full, Rebuilt: rebuilt}
+		Previous: since, ChangedFiles: -1, FullClone: full, Rebuilt: rebuilt.done, Discarded: rebuilt.discarded}
 	if since != "" && since != commit {
 		if n, err := m.Git.CountChanged(ctx, cache, since, commit, c.Source.Path); err == nil {
 			s.ChangedFiles = n
