@@ -273,15 +273,17 @@ func TestFinishSeesSameSizeEdit(t *testing.T) {
 }
 
 // TestFinishAfterKilledRefUpdate: a finish killed while git update-ref
-// held the lock of the session branch leaves <ref>.lock behind, in the home
-// repository (commitSession) or in the session repository
+// held the lock of the session branch (or of its keep ref, moved in the
+// same transaction; the update kill loop found that one) leaves
+// <ref>.lock behind, in the home repository (commitSession) or in the
+// session repository
 // (settleSessionRepo), where the branch is HEAD's, so HEAD.lock too. The
 // kill loops left all three, and every later finish failed with "cannot
 // lock ref ... File exists" while abort refused the edited or committed
 // session. Only the tool writes the session branch and finish holds the
 // session lock, so the next finish must still complete the session.
 func TestFinishAfterKilledRefUpdate(t *testing.T) {
-	for _, where := range []string{"home", "session", "session-HEAD"} {
+	for _, where := range []string{"home", "keep", "session", "session-HEAD"} {
 		t.Run(where, func(t *testing.T) {
 			fakegithub.New(t) // a private HOME and git identity
 			ctx := context.Background()
@@ -290,7 +292,11 @@ func TestFinishAfterKilledRefUpdate(t *testing.T) {
 			writeKillFile(t, filepath.Join(s.ContentRoot, "area", "NODE.md"), edit)
 			gitDir := s.Repository.CommonDir
 			lock := filepath.FromSlash(homeRef(s)) + ".lock"
-			if where != "home" {
+			if where == "keep" {
+				// The keep ref moves in the branch's transaction.
+				lock = filepath.FromSlash(keepRef(s)) + ".lock"
+			}
+			if where != "home" && where != "keep" {
 				// The state of a finish killed in settleSessionRepo's
 				// update-ref: committed and recorded, the session
 				// repository's branch still at the base.
