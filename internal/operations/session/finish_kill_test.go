@@ -81,23 +81,31 @@ func directorySession(t *testing.T, ctx context.Context, base string, extra map[
 // already published to gh), declared in a new project and synced.
 func gitSourceSession(t *testing.T, ctx context.Context) (operations.Env, *contracts.Session) {
 	t.Helper()
-	proj := filepath.Join(t.TempDir(), "proj")
+	env := handbookProject(t, ctx, t.TempDir())
+	res, err := Prepare(ctx, env, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, res.Session
+}
+
+// handbookProject is a new project under base (its state beside it) that
+// declares acme/handbook's docs (main, already published) and has synced.
+func handbookProject(t *testing.T, ctx context.Context, base string) operations.Env {
+	t.Helper()
+	proj := filepath.Join(base, "proj")
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	runGit(t, proj, "init", "-q")
-	env := killEnv(filepath.Join(t.TempDir(), "state"), proj)
+	env := killEnv(filepath.Join(base, "state"), proj)
 	if _, err := operations.Connect(ctx, env, operations.ConnectRequest{Target: "acme/handbook", Ref: "main", Path: "docs"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := operations.Sync(ctx, env, nil, false); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Prepare(ctx, env, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return env, res.Session
+	return env
 }
 
 func killEnv(stateRoot, dir string) operations.Env {
@@ -176,7 +184,7 @@ func TestKilledFinishConverges(t *testing.T) {
 	runGit(t, proj, "add", "-A")
 	runGit(t, proj, "commit", "-q", "-m", "init")
 	k := &killLoop{t: t, env: env, subtree: "docs/ctx", checkout: proj, rng: rand.New(rand.NewPCG(11, 7))}
-	k.config = readKillFile(t, filepath.Join(proj, contracts.ConfigFile))
+	k.config = readKillFile(t, filepath.Join(env.Dir, contracts.ConfigFile))
 	k.checkoutHead = runGit(t, proj, "rev-parse", "HEAD")
 	k.run(killRuns())
 }
@@ -195,22 +203,10 @@ func TestKilledPublishConverges(t *testing.T) {
 		"docs/guide/setup.md":  "---\ntitle: Setup\n---\n\nSetup.\n",
 		"docs/area/history.md": "---\ntitle: History\n---\n\nHistory.\n",
 	})
-	base := t.TempDir()
-	proj := filepath.Join(base, "proj")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	runGit(t, proj, "init", "-q")
-	env := killEnv(filepath.Join(base, "state"), proj)
-	if _, err := operations.Connect(ctx, env, operations.ConnectRequest{Target: "acme/handbook", Ref: "main", Path: "docs"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := operations.Sync(ctx, env, nil, false); err != nil {
-		t.Fatal(err)
-	}
+	env := handbookProject(t, ctx, t.TempDir())
 	k := &killLoop{t: t, env: env, subtree: "docs", publish: true, upstream: gh.Bare("acme/handbook"),
 		rng: rand.New(rand.NewPCG(23, 5))}
-	k.config = readKillFile(t, filepath.Join(proj, contracts.ConfigFile))
+	k.config = readKillFile(t, filepath.Join(env.Dir, contracts.ConfigFile))
 	k.run(killRuns())
 }
 

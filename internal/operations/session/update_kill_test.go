@@ -62,19 +62,7 @@ func TestKilledUpdateAndPruneLoseNothing(t *testing.T) {
 	gh := fakegithub.New(t)
 	ctx := context.Background()
 	gh.Publish("acme/handbook", "main", map[string]string{"docs/NODE.md": killRoot, "docs/area/NODE.md": killArea})
-	base := t.TempDir()
-	proj := filepath.Join(base, "proj")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	runGit(t, proj, "init", "-q")
-	env := killEnv(filepath.Join(base, "state"), proj)
-	if _, err := operations.Connect(ctx, env, operations.ConnectRequest{Target: "acme/handbook", Ref: "main", Path: "docs"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := operations.Sync(ctx, env, nil, false); err != nil {
-		t.Fatal(err)
-	}
+	env := handbookProject(t, ctx, t.TempDir())
 	rng := rand.New(rand.NewPCG(29, 7))
 	span := map[string]time.Duration{}
 	outcomes := map[string]int{}
