@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -85,12 +86,28 @@ func WriteLooseRef(gitDir, ref, commit string) error {
 	if !strings.HasPrefix(ref, "refs/") || strings.Contains(ref, "..") {
 		return fmt.Errorf("%q is not a ref", ref)
 	}
-	path := filepath.Join(gitDir, filepath.FromSlash(ref))
-	// A ref only in packed-refs has no directory of loose refs yet.
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	file := filepath.Join(gitDir, filepath.FromSlash(ref))
+	// A ref only in packed-refs has no directory of loose refs yet. The
+	// session's .git is the agent's: a directory on the way replaced by
+	// a symlink must not send this write elsewhere.
+	dir := gitDir
+	for _, seg := range strings.Split(path.Dir(ref), "/") {
+		dir = filepath.Join(dir, seg)
+		fi, err := os.Lstat(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is not a directory (a symlink or file replaced it)", dir)
+		}
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".ref-*")
+	f, err := os.CreateTemp(filepath.Dir(file), ".ref-*")
 	if err != nil {
 		return err
 	}
@@ -99,7 +116,7 @@ func WriteLooseRef(gitDir, ref, commit string) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), path)
+		err = os.Rename(f.Name(), file)
 	}
 	if err != nil {
 		os.Remove(f.Name())

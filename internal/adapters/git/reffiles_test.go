@@ -3,6 +3,7 @@ package git
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -58,5 +59,31 @@ func TestReadHeadAgreesWithGit(t *testing.T) {
 				t.Error("ReadRef outside refs/ succeeded")
 			}
 		})
+	}
+}
+
+// TestWriteLooseRefWritesThroughNoSymlink: a directory of refs that the
+// session's owner replaced by a symlink is refused, and nothing is written
+// where it points.
+func TestWriteLooseRefWritesThroughNoSymlink(t *testing.T) {
+	gitDir, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(gitDir, "refs", "remotes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(gitDir, "refs", "remotes", "home")); err != nil {
+		t.Fatal(err)
+	}
+	id := strings.Repeat("a", 40)
+	if err := WriteLooseRef(gitDir, "refs/remotes/home/main", id); err == nil {
+		t.Error("WriteLooseRef wrote through a symlinked directory")
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("written where the symlink points: %v", entries)
+	}
+	if err := WriteLooseRef(gitDir, "refs/heads/context-tree/x", id); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadRef(gitDir, "refs/heads/context-tree/x"); err != nil || got != id {
+		t.Errorf("ReadRef = %s, %v", got, err)
 	}
 }
