@@ -4,6 +4,8 @@
 package buildinfo
 
 import (
+	"fmt"
+	"os"
 	"runtime"
 	"runtime/debug"
 
@@ -37,3 +39,18 @@ func Read() contracts.VersionInfo {
 
 // Version is the binary's module version, or Devel.
 func Version() string { return Read().Version }
+
+// Fingerprint identifies the binary for caches of what its rules
+// computed: the build, the document contract, and the executable file
+// itself (a rebuilt development binary has the same version but another
+// file). A cache written by another binary is a different cache.
+func Fingerprint() string {
+	v := Read()
+	fp := fmt.Sprintf("%s|%s|%t|%s|doc%d", v.Version, v.Revision, v.Modified, v.GoVersion, contracts.DocumentVersion)
+	if exe, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(exe); err == nil {
+			fp += fmt.Sprintf("|%s|%d|%d", exe, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return fp
+}

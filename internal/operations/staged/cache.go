@@ -25,19 +25,16 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/buildinfo"
+	"github.com/git-context-tree/git-context-tree/internal/cachefile"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -46,9 +43,6 @@ const (
 	cacheName  = "staged-cache"
 	cacheMagic = "git-context-tree staged cache 2\n"
 )
-
-// crc32c is made on first use: the fast path reads no cache.
-var crc32c = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // doc is a document of a tree in the index.
 type doc struct {
@@ -118,17 +112,9 @@ func openCache(commonDir string) *cache {
 }
 
 // cacheFingerprint identifies the rules that computed the results: the
-// cache format, the build, and the executable file itself (a rebuilt
-// development binary has the same version but another file).
+// cache format and the binary (buildinfo.Fingerprint).
 func cacheFingerprint() string {
-	v := buildinfo.Read()
-	fp := fmt.Sprintf("%s|%s|%s|%t|%s|doc%d", cacheMagic, v.Version, v.Revision, v.Modified, v.GoVersion, contracts.DocumentVersion)
-	if exe, err := os.Executable(); err == nil {
-		if fi, err := os.Stat(exe); err == nil {
-			fp += fmt.Sprintf("|%s|%d|%d", exe, fi.Size(), fi.ModTime().UnixNano())
-		}
-	}
-	return fp
+	return cacheMagic + "|" + buildinfo.Fingerprint()
 }
 
 // results returns the DocResult of every document of one tree (docs in
@@ -140,7 +126,7 @@ func cacheFingerprint() string {
 func (c *cache) results(docs []doc, root string, objects *git.Batch) ([]tree.DocResult, error) {
 	var misses []int // indexes into docs
 	found := make([]tree.DocResult, len(docs))
-	d := cacheDecoder{b: c.records}
+	d := &cachefile.Decoder{B: c.records}
 	left := c.count
 	var rel, id []byte // the record under the cursor, when have
 	have := false
@@ -158,23 +144,23 @@ func (c *cache) results(docs []doc, root string, objects *git.Batch) ([]tree.Doc
 				if left == 0 {
 					break
 				}
-				rel, id = d.bytes(), d.bytes()
+				rel, id = d.Bytes(), d.Bytes()
 				have, left = true, left-1
 			}
 			if compareKey(rel, id, doc.rel, doc.id) >= 0 {
 				break
 			}
-			d.skipResult()
+			skipResult(d)
 			have = false
 		}
 		if have && compareKey(rel, id, doc.rel, doc.id) == 0 {
-			found[i] = d.result()
+			found[i] = decodeResult(d)
 			have = false
 		} else {
 			misses = append(misses, i)
 		}
-		if d.err != nil { // cannot happen: the records were validated
-			return nil, d.err
+		if d.Err != nil { // cannot happen: the records were validated
+			return nil, d.Err
 		}
 	}
 	if len(misses) > 0 {
@@ -217,7 +203,7 @@ func (c *cache) save() {
 		return
 	}
 	if journal := append(slices.Clone(c.journal), c.added...); c.count > 0 && len(journal) <= max(256, c.count/8) {
-		writeAtomic(c.file+journalSuffix, encodeCache(c.fingerprint, journal))
+		cachefile.Write(c.file+journalSuffix, encodeCache(c.fingerprint, journal))
 		return
 	}
 	var records []cacheRecord
@@ -226,17 +212,9 @@ func (c *cache) save() {
 			records = append(records, cacheRecord{cacheKey(doc), c.seenResults[t][i]})
 		}
 	}
-	if writeAtomic(c.file, encodeCache(c.fingerprint, records)) {
+	if cachefile.Write(c.file, encodeCache(c.fingerprint, records)) {
 		os.Remove(c.file + journalSuffix)
 	}
-}
-
-// writeAtomic replaces a file of the cache; failing only costs time.
-func writeAtomic(name string, data []byte) bool {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return false
-	}
-	return atomicfile.WriteCache(name, data, 0o600) == nil
 }
 
 // The file (and the journal): magic, fingerprint, record count, records sorted by path then
@@ -250,65 +228,52 @@ func encodeCache(fingerprint string, records []cacheRecord) []byte {
 	records = slices.CompactFunc(records, func(a, b cacheRecord) bool { return a.key == b.key })
 	b := make([]byte, 0, 64+len(records)*128)
 	b = append(b, cacheMagic...)
-	b = appendString(b, fingerprint)
+	b = cachefile.AppendString(b, fingerprint)
 	b = binary.AppendUvarint(b, uint64(len(records)))
 	for _, rec := range records {
-		b = appendString(b, rec.key.rel)
-		b = appendString(b, rec.key.id)
+		b = cachefile.AppendString(b, rec.key.rel)
+		b = cachefile.AppendString(b, rec.key.id)
 		b = binary.AppendUvarint(b, uint64(len(rec.res.Findings)))
 		for _, f := range rec.res.Findings {
-			b = appendString(b, string(f.Code))
-			b = appendString(b, f.Message)
-			b = appendString(b, f.Path)
+			b = cachefile.AppendString(b, string(f.Code))
+			b = cachefile.AppendString(b, f.Message)
+			b = cachefile.AppendString(b, f.Path)
 			b = binary.AppendUvarint(b, uint64(f.Line))
-			b = appendString(b, f.Target)
+			b = cachefile.AppendString(b, f.Target)
 		}
 		b = binary.AppendUvarint(b, uint64(len(rec.res.SoftLinks)))
 		for _, sl := range rec.res.SoftLinks {
-			b = appendString(b, sl.Value)
+			b = cachefile.AppendString(b, sl.Value)
 			b = binary.AppendUvarint(b, uint64(sl.Line))
 		}
 		b = binary.AppendUvarint(b, uint64(len(rec.res.Cites)))
 		for _, p := range rec.res.Cites {
-			b = appendString(b, p)
+			b = cachefile.AppendString(b, p)
 		}
 	}
-	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crc32c()))
+	return cachefile.Seal(b)
 }
-
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
-var errCacheCorrupt = errors.New("staged cache: corrupt")
 
 // openCacheRecords checks a cache file (its CRC, its fingerprint, that
 // every record decodes and that they are in order) and returns its records.
 func openCacheRecords(data []byte, fingerprint string) (records []byte, count int, err error) {
-	if len(data) < len(cacheMagic)+4 || !bytes.HasPrefix(data, []byte(cacheMagic)) {
-		return nil, 0, errCacheCorrupt
+	d, err := cachefile.Open(data, cacheMagic, fingerprint)
+	if err != nil {
+		return nil, 0, err
 	}
-	body, sum := data[:len(data)-4], binary.BigEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, crc32c()) != sum {
-		return nil, 0, errCacheCorrupt
-	}
-	d := cacheDecoder{b: body[len(cacheMagic):]}
-	if d.string() != fingerprint || d.err != nil {
-		return nil, 0, errors.New("staged cache: written by another binary")
-	}
-	n := d.count()
-	records = d.b
+	n := d.Count()
+	records = d.B
 	var prevRel, prevID []byte
 	for i := range n {
-		rel, id := d.bytes(), d.bytes()
-		d.skipResult()
-		if d.err != nil || (i > 0 && cmp.Or(bytes.Compare(prevRel, rel), bytes.Compare(prevID, id)) >= 0) {
-			return nil, 0, errCacheCorrupt
+		rel, id := d.Bytes(), d.Bytes()
+		skipResult(d)
+		if d.Err != nil || (i > 0 && cmp.Or(bytes.Compare(prevRel, rel), bytes.Compare(prevID, id)) >= 0) {
+			return nil, 0, cachefile.ErrCorrupt
 		}
 		prevRel, prevID = rel, id
 	}
-	if len(d.b) != 0 {
-		return nil, 0, errCacheCorrupt
+	if len(d.B) != 0 {
+		return nil, 0, cachefile.ErrCorrupt
 	}
 	return records, n, nil
 }
@@ -319,87 +284,53 @@ func decodeCache(data []byte, fingerprint string) ([]cacheRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := cacheDecoder{b: records}
+	d := &cachefile.Decoder{B: records}
 	out := make([]cacheRecord, n)
 	for i := range out {
-		out[i].key = cacheKey{rel: d.string(), id: d.string()}
-		out[i].res = d.result()
+		out[i].key = cacheKey{rel: d.String(), id: d.String()}
+		out[i].res = decodeResult(d)
 	}
-	return out, d.err
+	return out, d.Err
 }
-
-type cacheDecoder struct {
-	b   []byte
-	err error
-}
-
-func (d *cacheDecoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err, d.b = errCacheCorrupt, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-// count reads a length that cannot exceed what is left.
-func (d *cacheDecoder) count() int {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.err, d.b = errCacheCorrupt, nil
-		return 0
-	}
-	return int(n)
-}
-
-func (d *cacheDecoder) bytes() []byte {
-	n := d.count()
-	s := d.b[:n]
-	d.b = d.b[n:]
-	return s
-}
-
-func (d *cacheDecoder) string() string { return string(d.bytes()) }
 
 // result reads a record's findings, soft links and cited paths.
-func (d *cacheDecoder) result() tree.DocResult {
+func decodeResult(d *cachefile.Decoder) tree.DocResult {
 	var r tree.DocResult
-	if n := d.count(); n > 0 {
+	if n := d.Count(); n > 0 {
 		r.Findings = make([]contracts.Finding, n)
 		for i := range r.Findings {
-			r.Findings[i] = contracts.Finding{Code: contracts.FindingCode(d.string()), Message: d.string(), Path: d.string(), Line: int(d.uvarint()), Target: d.string()}
+			r.Findings[i] = contracts.Finding{Code: contracts.FindingCode(d.String()), Message: d.String(), Path: d.String(), Line: int(d.Uvarint()), Target: d.String()}
 		}
 	}
-	if n := d.count(); n > 0 {
+	if n := d.Count(); n > 0 {
 		r.SoftLinks = make([]tree.SoftLink, n)
 		for i := range r.SoftLinks {
-			r.SoftLinks[i] = tree.SoftLink{Value: d.string(), Line: int(d.uvarint())}
+			r.SoftLinks[i] = tree.SoftLink{Value: d.String(), Line: int(d.Uvarint())}
 		}
 	}
-	if n := d.count(); n > 0 {
+	if n := d.Count(); n > 0 {
 		r.Cites = make([]string, n)
 		for i := range r.Cites {
-			r.Cites[i] = d.string()
+			r.Cites[i] = d.String()
 		}
 	}
 	return r
 }
 
 // skipResult steps over a record's findings, soft links and cited paths.
-func (d *cacheDecoder) skipResult() {
-	for range d.count() {
-		d.bytes()
-		d.bytes()
-		d.bytes()
-		d.uvarint()
-		d.bytes()
+func skipResult(d *cachefile.Decoder) {
+	for range d.Count() {
+		d.Bytes()
+		d.Bytes()
+		d.Bytes()
+		d.Uvarint()
+		d.Bytes()
 	}
-	for range d.count() {
-		d.bytes()
-		d.uvarint()
+	for range d.Count() {
+		d.Bytes()
+		d.Uvarint()
 	}
-	for range d.count() {
-		d.bytes()
+	for range d.Count() {
+		d.Bytes()
 	}
 }

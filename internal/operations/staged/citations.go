@@ -16,12 +16,12 @@ package staged
 // else from the blobs).
 
 import (
-	"bytes"
 	"encoding/binary"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/git-context-tree/git-context-tree/internal/cachefile"
 )
 
 const (
@@ -91,7 +91,7 @@ func (c *citations) save() {
 	if c.file == "" || !c.dirty {
 		return
 	}
-	writeAtomic(c.file, encodeCitations(c.fingerprint, c.trees))
+	cachefile.Write(c.file, encodeCitations(c.fingerprint, c.trees))
 }
 
 // The file: magic, fingerprint, tree count, then per tree its id, its
@@ -100,44 +100,36 @@ func (c *citations) save() {
 // as in the staged cache.
 
 func encodeCitations(fingerprint string, trees []citedTree) []byte {
-	b := append([]byte(nil), citationsMagic...)
-	b = appendString(b, fingerprint)
+	b := cachefile.Begin(citationsMagic, fingerprint)
 	b = binary.AppendUvarint(b, uint64(len(trees)))
 	for _, t := range trees {
-		b = appendString(b, t.id)
+		b = cachefile.AppendString(b, t.id)
 		b = binary.AppendUvarint(b, uint64(len(t.citing)))
 		for _, ct := range t.citing {
-			b = appendString(b, ct.doc)
-			b = appendString(b, ct.path)
+			b = cachefile.AppendString(b, ct.doc)
+			b = cachefile.AppendString(b, ct.path)
 		}
 	}
-	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crc32c()))
+	return cachefile.Seal(b)
 }
 
 func decodeCitations(data []byte, fingerprint string) ([]citedTree, error) {
-	if len(data) < len(citationsMagic)+4 || !bytes.HasPrefix(data, []byte(citationsMagic)) {
-		return nil, errCacheCorrupt
+	d, err := cachefile.Open(data, citationsMagic, fingerprint)
+	if err != nil {
+		return nil, err
 	}
-	body, sum := data[:len(data)-4], binary.BigEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, crc32c()) != sum {
-		return nil, errCacheCorrupt
-	}
-	d := cacheDecoder{b: body[len(citationsMagic):]}
-	if d.string() != fingerprint || d.err != nil {
-		return nil, errCacheCorrupt
-	}
-	trees := make([]citedTree, d.count())
+	trees := make([]citedTree, d.Count())
 	for i := range trees {
-		trees[i].id = d.string()
-		if n := d.count(); n > 0 {
+		trees[i].id = d.String()
+		if n := d.Count(); n > 0 {
 			trees[i].citing = make([]citation, n)
 			for k := range trees[i].citing {
-				trees[i].citing[k] = citation{doc: d.string(), path: d.string()}
+				trees[i].citing[k] = citation{doc: d.String(), path: d.String()}
 			}
 		}
 	}
-	if d.err != nil || len(d.b) != 0 {
-		return nil, errCacheCorrupt
+	if !d.Done() {
+		return nil, cachefile.ErrCorrupt
 	}
 	return trees, nil
 }

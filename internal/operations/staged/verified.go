@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/cachefile"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -84,7 +85,7 @@ func (v *verifiedTrees) save() {
 	if len(ids) > verifiedKeep {
 		ids = ids[len(ids)-verifiedKeep:]
 	}
-	writeAtomic(v.file, []byte(verifiedHeader()+"\n"+strings.Join(ids, "\n")+"\n"))
+	cachefile.Write(v.file, []byte(verifiedHeader()+"\n"+strings.Join(ids, "\n")+"\n"))
 }
 
 // validObjectID accepts a SHA-1 or SHA-256 object id in lowercase hex.
