@@ -20,6 +20,7 @@ var (
 	_ Report = (*GCResult)(nil)
 	_ Report = (*FixResult)(nil)
 	_ Report = (*DriftReport)(nil)
+	_ Report = (*AgentHooksResult)(nil)
 )
 
 // exitIf is ExitFailed when failed, else ExitOK.

@@ -28,6 +28,8 @@ var jsonResultSchemas = map[string]string{
 	"verify":         "verify",
 	"fix":            "fix",
 	"drift":          "drift",
+	"cites":          "cites",
+	"agent-hooks":    "agent-hooks",
 	"evidence stamp": "evidence-stamp",
 	"read":           "read",
 	"version":        "version",

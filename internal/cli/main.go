@@ -41,6 +41,7 @@ type commands struct {
 	Fix      fixCmd      `cmd:"" help:"Repair what is mechanical in a tree (a diff, or --write)."`
 	Drift    driftCmd    `cmd:"" help:"List documents whose cited sources changed since they were read."`
 	Evidence evidenceCmd `cmd:"" help:"Stamp documents' sources with the current commit and digest."`
+	Cites    citesCmd    `cmd:"" help:"List the documents that cite a code path (or lines of it), and whether they are still true."`
 
 	Connect    connectCmd    `cmd:"" group:"project" help:"Declare a tree (directory or GitHub repository) in .context-tree.json."`
 	Disconnect disconnectCmd `cmd:"" group:"project" help:"Remove a tree's declaration (and nothing else)."`
@@ -56,15 +57,16 @@ type commands struct {
 
 	Hooks hooksCmd `cmd:"" help:"Install, remove or check the pre-commit hook."`
 
-	Cleanup cleanupCmd `cmd:"" help:"Scheduled cleanup by a coding agent: schedule, unschedule, list, status, run, logs."`
-	Skills  skillsCmd  `cmd:"" help:"Install, remove and list the agent skills (context-tree-*)."`
-	Doctor  doctorCmd  `cmd:"" help:"Check this machine's and this project's setup; print the fix for each problem."`
-	MCP     mcpCmd     `cmd:"" name:"mcp" help:"Serve the trees read-only over the Model Context Protocol (stdio); configure hosts."`
-	Export  exportCmd  `cmd:"" help:"Generated views of a tree: llms.txt and llms-full.txt, the .ctxfile envelope, a static site."`
-	Serve   serveCmd   `cmd:"" help:"Preview a tree's static site on loopback; rebuilt when files change."`
-	Schema  schemaCmd  `cmd:"" help:"Print the JSON Schemas of the public contracts."`
-	Version versionCmd `cmd:"" help:"Print version and build information."`
-	Man     manCmd     `cmd:"" help:"Print the man page, or install it (--install) so that git context-tree --help opens it."`
+	Cleanup    cleanupCmd    `cmd:"" help:"Scheduled cleanup by a coding agent: schedule, unschedule, list, status, run, logs."`
+	Skills     skillsCmd     `cmd:"" help:"Install, remove and list the agent skills (context-tree-*)."`
+	AgentHooks agentHooksCmd `cmd:"" name:"agent-hooks" help:"Install, remove or show the agent-host hook that attaches citing documents to file reads."`
+	Doctor     doctorCmd     `cmd:"" help:"Check this machine's and this project's setup; print the fix for each problem."`
+	MCP        mcpCmd        `cmd:"" name:"mcp" help:"Serve the trees read-only over the Model Context Protocol (stdio); configure hosts."`
+	Export     exportCmd     `cmd:"" help:"Generated views of a tree: llms.txt and llms-full.txt, the .ctxfile envelope, a static site."`
+	Serve      serveCmd      `cmd:"" help:"Preview a tree's static site on loopback; rebuilt when files change."`
+	Schema     schemaCmd     `cmd:"" help:"Print the JSON Schemas of the public contracts."`
+	Version    versionCmd    `cmd:"" help:"Print version and build information."`
+	Man        manCmd        `cmd:"" help:"Print the man page, or install it (--install) so that git context-tree --help opens it."`
 }
 
 const description = `Keep a Context Tree: a directory of Markdown knowledge rooted at NODE.md

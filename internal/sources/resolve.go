@@ -47,15 +47,11 @@ func ResolveDirectory(ctx context.Context, g *git.Git, dir string) (*DirectoryRe
 		return nil, contracts.Errorf(contracts.CodeInternal, "%s is not below its checkout %s", root, top)
 	}
 	r.RepositoryRoot, r.Subtree = top, filepath.ToSlash(sub)
-	if r.Branch, r.Detached, err = g.Branch(ctx, git.Isolated, root); err != nil {
+	st, err := g.CheckoutState(ctx, git.Isolated, root)
+	if err != nil {
 		return nil, gitError(err)
 	}
-	if r.Head, err = g.Head(ctx, git.Isolated, root); err != nil {
-		return nil, gitError(err)
-	}
-	if r.Dirty, err = g.Dirty(ctx, git.Isolated, root, "."); err != nil {
-		return nil, gitError(err)
-	}
+	r.Head, r.Branch, r.Detached, r.Dirty = st.Head, st.Branch, st.Branch == "", st.Dirty
 	return r, nil
 }
 

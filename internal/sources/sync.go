@@ -127,6 +127,28 @@ func (m *Managed) SyncWith(ctx context.Context, c Connection, opt SyncOptions) (
 // of its branch, which must have an intact snapshot. It never touches the
 // network and builds nothing; without a snapshot it fails with NOT_SYNCED.
 func (m *Managed) Current(ctx context.Context, c Connection) (*Snapshot, error) {
+	s, err := m.Recorded(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	switch exists, intact, dirs := m.snapshotState(ctx, s.Path, s.Cache, s.Commit); {
+	case !exists:
+		return nil, notSynced(c, "no snapshot of "+s.Commit)
+	case intact && !covers(dirs, []string{c.Source.Path}):
+		return nil, notSynced(c, "the snapshot of "+s.Commit+" does not hold "+c.Source.Path+" yet")
+	case !intact:
+		return nil, contracts.Errorf(contracts.CodeSnapshotCorrupt,
+			"the snapshot %s of %s was modified or replaced (or made by an earlier version); `git context-tree sync` rebuilds it", s.Path, describeSource(c)).
+			WithDetails(map[string]any{"snapshot": s.Path, "selector": c.Exact})
+	}
+	return s, nil
+}
+
+// Recorded is the snapshot a source's recorded fetch names, from the
+// cache alone: its commit and where its snapshot lives, whatever that
+// directory holds now (for readers of the commit's objects, which an edit
+// of the snapshot cannot change).
+func (m *Managed) Recorded(ctx context.Context, c Connection) (*Snapshot, error) {
 	repo, branch := strings.ToLower(c.Source.Repository), c.Source.Ref
 	cache, err := m.openCache(ctx, repo)
 	if err != nil {
@@ -151,16 +173,6 @@ func (m *Managed) Current(ctx context.Context, c Connection) (*Snapshot, error) 
 	markUsed(snap)
 	if err := m.checkSubtreeOnce(ctx, cache, repo, commit, c.Source.Path); err != nil {
 		return nil, err
-	}
-	switch exists, intact, dirs := m.snapshotState(ctx, snap, cache, commit); {
-	case !exists:
-		return nil, notSynced(c, "no snapshot of "+commit)
-	case intact && !covers(dirs, []string{c.Source.Path}):
-		return nil, notSynced(c, "the snapshot of "+commit+" does not hold "+c.Source.Path+" yet")
-	case !intact:
-		return nil, contracts.Errorf(contracts.CodeSnapshotCorrupt,
-			"the snapshot %s of %s was modified or replaced (or made by an earlier version); `git context-tree sync` rebuilds it", snap, describeSource(c)).
-			WithDetails(map[string]any{"snapshot": snap, "selector": c.Exact})
 	}
 	return &Snapshot{Repository: repo, Branch: branch, Commit: commit, Cache: cache, Path: snap, TreeRoot: joinSubtree(snap, c.Source.Path)}, nil
 }

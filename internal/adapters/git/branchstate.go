@@ -36,6 +36,20 @@ func (g *Git) BranchState(ctx context.Context, scope Scope, dir string, exclude 
 	return parseBranchState(out), nil
 }
 
+// CheckoutState reads, with one git process, what directory resolution
+// asks of a checkout: HEAD, the branch ("" when detached) and whether
+// anything under dir differs from HEAD (tracked changes, staged or not,
+// and untracked files that are not ignored). Like Dirty it only looks
+// (--no-optional-locks), and it skips counting commits against the
+// upstream (--no-ahead-behind), which can walk a long history.
+func (g *Git) CheckoutState(ctx context.Context, scope Scope, dir string) (BranchState, error) {
+	out, err := g.Run(ctx, scope, dir, "--no-optional-locks", "status", "--porcelain=v2", "--branch", "--no-ahead-behind", "-z", "--untracked-files=all", "--", ".")
+	if err != nil {
+		return BranchState{}, err
+	}
+	return parseBranchState(out), nil
+}
+
 func parseBranchState(out []byte) BranchState {
 	var s BranchState
 	for _, r := range bytes.Split(out, []byte{0}) {

@@ -51,6 +51,7 @@ func Run(ctx context.Context, env operations.Env, req Request) (*contracts.Docto
 	checkSchedules(ctx, env, r)
 	checkState(ctx, env, stateMissing, r)
 	checkMCP(ctx, env, r)
+	checkAgentHooks(ctx, env, r)
 	return res, nil
 }
 

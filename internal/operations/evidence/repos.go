@@ -61,6 +61,15 @@ func (e *evidenceRepos) get(ctx context.Context, name string) (*evidenceRepo, er
 	return r, nil
 }
 
+// seed records a repository already resolved (the project's HEAD, read
+// while resolving a tree in it), unless one is recorded.
+func (e *evidenceRepos) seed(name string, r *evidenceRepo) {
+	if _, ok := e.byName[name]; !ok {
+		r.Name = name
+		e.byName[name] = r
+	}
+}
+
 // projectRepo is the work tree of the project the trees describe.
 func (e *evidenceRepos) projectRepo(ctx context.Context) (*evidenceRepo, error) {
 	top := e.project.Checkout
