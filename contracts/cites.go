@@ -8,6 +8,7 @@ type CitesReport struct {
 	Queries       []CitesQuery     `json:"queries"`
 	Trees         []TreeRef        `json:"trees"`
 	Documents     []CitingDocument `json:"documents"`
+	NextCursor    string           `json:"nextCursor,omitempty"` // the MCP tool's next page
 }
 
 // CitesQuery is one path asked about: repository-relative, with an

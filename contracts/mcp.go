@@ -17,6 +17,7 @@ const (
 	MCPToolSearch    = "search"
 	MCPToolVerify    = "verify"
 	MCPToolResolve   = "resolve"
+	MCPToolCitedBy   = "cited_by"
 )
 
 // Size caps of MCP results. A page holds at most MCPMaxPage entries

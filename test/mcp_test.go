@@ -26,7 +26,9 @@ import (
 func mcpProject(t *testing.T) (*clientEnv, string, string) {
 	bin := buildProduct(t)
 	e := newClientEnv(t, bin)
-	repo := newTreeRepo(t, e, map[string]string{"docs/ctx/deploy.md": "---\ntitle: Deploy\n---\n\nWe ship canaries first.\n"})
+	repo := newTreeRepo(t, e, map[string]string{"docs/ctx/deploy.md": "---\ntitle: Deploy\n---\n\nWe ship canaries first.\n",
+		"docs/ctx/release.md": "---\ntitle: Release script\nsources:\n  - path: deploy.sh\n---\n\nWhat deploy.sh does.\n"})
+	writeFile(t, filepath.Join(repo, "deploy.sh"), "#!/bin/sh\necho canary\n")
 	e.must(repo, "git", "add", "-A")
 	e.must(repo, "git", "commit", "-q", "-m", "tree")
 	return e, repo, filepath.Join(bin, "git-context-tree")
@@ -47,7 +49,7 @@ func TestMCPSubprocessServesTheSDKClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 6 {
+	if err != nil || len(tools.Tools) != 7 {
 		t.Fatalf("tools: %v %v", tools, err)
 	}
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": "canaries"}})
@@ -81,7 +83,7 @@ func TestMCPSubprocessServesTheSDKClient(t *testing.T) {
 		}
 		uris = append(uris, r.URI)
 	}
-	if len(uris) != 2 {
+	if len(uris) != 3 {
 		t.Errorf("resources: %v", uris)
 	}
 	// Closing stdin ends the server, cleanly.

@@ -82,7 +82,7 @@ func BenchmarkWarm10k(b *testing.B) {
 	})
 	b.Run("read_node", func(b *testing.B) {
 		for b.Loop() {
-			benchCall(b, cs, "read_node", map[string]any{"node": "NODE.md"})
+			benchCall(b, cs, "read_node", map[string]any{"path": "NODE.md"})
 		}
 	})
 }

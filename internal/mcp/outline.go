@@ -14,7 +14,7 @@ import (
 
 type outlineArgs struct {
 	Tree   string `json:"tree"`
-	Node   string `json:"node"`
+	Node   string `json:"path"`
 	Depth  int    `json:"depth"`
 	Cursor string `json:"cursor"`
 	Limit  int    `json:"limit"`
@@ -26,7 +26,8 @@ func (s *server) addOutline(srv *sdk.Server) error {
 		result: "mcp-outline",
 		description: "Titles and descriptions of a subtree (default: the whole tree) to a depth (default 2, at most 8), " +
 			"depth-first in path order, for orientation before reading. Bodies are not included; use read_node.",
-		run: s.outline,
+		run:     s.outline,
+		renamed: map[string]string{"node": "path"},
 	})
 }
 

@@ -13,7 +13,7 @@ import (
 
 type readNodeArgs struct {
 	Tree   string `json:"tree"`
-	Node   string `json:"node"`
+	Node   string `json:"path"`
 	Cursor string `json:"cursor"`
 	Limit  int    `json:"limit"`
 }
@@ -30,7 +30,8 @@ func (s *server) addReadNode(srv *sdk.Server) error {
 			"description, soft links, frontmatter, body, and a summary of each immediate child. Soft links are not expanded. " +
 			"Refuses symlinks, paths outside the tree, infrastructure and non-Markdown files. The body comes in chunks of " +
 			"64 KiB and children in pages (page.nextCursor continues).",
-		run: s.readNode,
+		run:     s.readNode,
+		renamed: map[string]string{"node": "path"},
 	})
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 type resolveArgs struct {
-	Selector string `json:"selector"`
+	Selector string `json:"tree"`
 }
 
 func (s *server) addResolve(srv *sdk.Server) error {
@@ -22,5 +22,6 @@ func (s *server) addResolve(srv *sdk.Server) error {
 		run: func(ctx context.Context, a resolveArgs) (*contracts.ResolveResult, error) {
 			return operations.Resolve(ctx, s.env, a.Selector)
 		},
+		renamed: map[string]string{"selector": "tree"},
 	})
 }

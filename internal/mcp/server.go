@@ -26,7 +26,8 @@ type server struct {
 }
 
 const instructions = `Context Trees: Markdown knowledge rooted at NODE.md, declared in the project's .context-tree.json.
-Start with list_trees or outline, find with search, read with read_node (a directory and its NODE.md are one node).
+Start with list_trees or outline, find with search, read with read_node (a directory and its NODE.md are one node);
+cited_by tells which documents explain a code file.
 Every result names the tree's selector, commit (head) and whether it has uncommitted changes (dirty). Read-only.`
 
 // New returns the MCP server for env, with every tool and the node
@@ -42,7 +43,7 @@ func New(env operations.Env, version string) (*sdk.Server, error) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "git-context-tree", Title: "Context Trees", Version: version},
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
 	tools := []func(*sdk.Server) error{
-		s.addListTrees, s.addReadNode, s.addOutline, s.addSearch, s.addVerify, s.addResolve,
+		s.addListTrees, s.addReadNode, s.addOutline, s.addSearch, s.addVerify, s.addResolve, s.addCitedBy,
 	}
 	for _, add := range tools {
 		if err := add(srv); err != nil {

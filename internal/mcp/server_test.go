@@ -35,7 +35,7 @@ func TestToolsAreListedReadOnlyWithContractSchemas(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if diff := cmp.Diff([]string{"list_trees", "outline", "read_node", "resolve", "search", "verify"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"cited_by", "list_trees", "outline", "read_node", "resolve", "search", "verify"}, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 }
@@ -63,24 +63,24 @@ func TestListTreesNamesSourceCommitAndDirtiness(t *testing.T) {
 func TestReadNodePagesChildrenAndBody(t *testing.T) {
 	cs := newFixture(t).connect(t)
 	var first, second contracts.MCPReadResult
-	call(t, cs, "read_node", map[string]any{"tree": "docs", "node": "guide", "limit": 2}, &first)
+	call(t, cs, "read_node", map[string]any{"tree": "docs", "path": "guide", "limit": 2}, &first)
 	if first.Tree.Selector == "" || first.Tree.Head == "" || first.Tree.Dirty == nil {
 		t.Errorf("tree: %+v", first.Tree)
 	}
 	if first.Node.Title != "Guide" || first.Page.ChildrenTotal != 3 || len(first.Children) != 2 || first.Page.NextCursor == "" {
 		t.Fatalf("first page: %+v", first)
 	}
-	call(t, cs, "read_node", map[string]any{"tree": "docs", "node": "guide", "limit": 2, "cursor": first.Page.NextCursor}, &second)
+	call(t, cs, "read_node", map[string]any{"tree": "docs", "path": "guide", "limit": 2, "cursor": first.Page.NextCursor}, &second)
 	if len(second.Children) != 1 || second.Children[0].Path != "guide/review.md" || second.Page.NextCursor != "" || second.Page.ChildrenOffset != 2 {
 		t.Errorf("second page: %+v", second.Page)
 	}
 
 	var big1, big2 contracts.MCPReadResult
-	call(t, cs, "read_node", map[string]any{"tree": "docs", "node": "big.md"}, &big1)
+	call(t, cs, "read_node", map[string]any{"tree": "docs", "path": "big.md"}, &big1)
 	if len(big1.Node.Body) != contracts.MCPBodyChunk || big1.Page.BodyBytes <= contracts.MCPBodyChunk || big1.Page.NextCursor == "" {
 		t.Fatalf("big first chunk: %d of %d", len(big1.Node.Body), big1.Page.BodyBytes)
 	}
-	call(t, cs, "read_node", map[string]any{"tree": "docs", "node": "big.md", "cursor": big1.Page.NextCursor}, &big2)
+	call(t, cs, "read_node", map[string]any{"tree": "docs", "path": "big.md", "cursor": big1.Page.NextCursor}, &big2)
 	if big2.Page.BodyOffset != contracts.MCPBodyChunk || len(big1.Node.Body)+len(big2.Node.Body) != big1.Page.BodyBytes || big2.Page.NextCursor != "" {
 		t.Errorf("big second chunk: %+v", big2.Page)
 	}
@@ -93,16 +93,16 @@ func TestReadNodeRefusesWhatReadRefuses(t *testing.T) {
 		args map[string]any
 		code contracts.ErrorCode
 	}{
-		{map[string]any{"tree": "docs", "node": "linked.md"}, contracts.CodeReadSymlink},
-		{map[string]any{"tree": "docs", "node": "../outside"}, contracts.CodeReadPathEscape},
-		{map[string]any{"tree": "docs", "node": f.outside}, contracts.CodeReadPathEscape},
-		{map[string]any{"tree": "docs", "node": "AGENTS.md"}, contracts.CodeReadInfrastructure},
-		{map[string]any{"tree": "docs", "node": ".hidden"}, contracts.CodeReadInfrastructure},
+		{map[string]any{"tree": "docs", "path": "linked.md"}, contracts.CodeReadSymlink},
+		{map[string]any{"tree": "docs", "path": "../outside"}, contracts.CodeReadPathEscape},
+		{map[string]any{"tree": "docs", "path": f.outside}, contracts.CodeReadPathEscape},
+		{map[string]any{"tree": "docs", "path": "AGENTS.md"}, contracts.CodeReadInfrastructure},
+		{map[string]any{"tree": "docs", "path": ".hidden"}, contracts.CodeReadInfrastructure},
 		{map[string]any{"tree": f.outside}, contracts.CodeSelectorNotFound}, // a directory is not a declared tree
 		{map[string]any{}, contracts.CodeSelectorAmbiguous},                 // three trees, none named
 		{map[string]any{"tree": "never"}, contracts.CodeNotSynced},
 		{map[string]any{"tree": "docs", "bogus": 1}, contracts.CodeUsage},
-		{map[string]any{"tree": "docs", "node": strings.Repeat("a/", 3000)}, contracts.CodeUsage},
+		{map[string]any{"tree": "docs", "path": strings.Repeat("a/", 3000)}, contracts.CodeUsage},
 		{map[string]any{"tree": "docs", "cursor": "bm90IGEgY3Vyc29y"}, contracts.CodeCursorInvalid},
 	} {
 		if got := toolError(t, cs, "read_node", tc.args); got != string(tc.code) {
@@ -118,7 +118,7 @@ func TestReadNodeReadsAGitSourceFromItsSnapshot(t *testing.T) {
 	// snapshot it has, and says which commit that is.
 	f.gh.Publish("acme/handbook", "main", map[string]string{"travel/NODE.md": doc("Travel", "Changed upstream.\n")})
 	var res contracts.MCPReadResult
-	call(t, cs, "read_node", map[string]any{"tree": "handbook", "node": "travel/NODE.md"}, &res)
+	call(t, cs, "read_node", map[string]any{"tree": "handbook", "path": "travel/NODE.md"}, &res)
 	if res.Tree.Head != f.handbookHead || res.Node.Path != "travel" || !strings.Contains(res.Node.Body, "Book trains") {
 		t.Errorf("%+v", res)
 	}
@@ -228,7 +228,7 @@ func TestResolveIsTheResolveContract(t *testing.T) {
 		t.Errorf("%+v", res.Resolutions)
 	}
 	var one contracts.ResolveResult
-	call(t, cs, "resolve", map[string]any{"selector": "handbook"}, &one)
+	call(t, cs, "resolve", map[string]any{"tree": "handbook"}, &one)
 	if len(one.Resolutions) != 1 || one.Resolutions[0].Head == "" {
 		t.Errorf("%+v", one)
 	}
@@ -368,7 +368,7 @@ func TestAnAmbiguousSelectorIsRefused(t *testing.T) {
 			t.Errorf("%s of wiki: %s, want SELECTOR_AMBIGUOUS", tool, code)
 		}
 	}
-	if code := toolError(t, cs, "resolve", map[string]any{"selector": "wiki"}); code != string(contracts.CodeSelectorAmbiguous) {
+	if code := toolError(t, cs, "resolve", map[string]any{"tree": "wiki"}); code != string(contracts.CodeSelectorAmbiguous) {
 		t.Errorf("resolve wiki: %s", code)
 	}
 }
@@ -381,11 +381,11 @@ func TestOversizedArgumentsAndHugeDocuments(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := f.connect(t)
-	res := callRaw(t, cs, "read_node", map[string]any{"tree": "docs", "node": strings.Repeat("a", 20<<10)})
+	res := callRaw(t, cs, "read_node", map[string]any{"tree": "docs", "path": strings.Repeat("a", 20<<10)})
 	if !res.IsError || !strings.Contains(text(res), `"USAGE"`) || !strings.Contains(text(res), "the limit is 16384") {
 		t.Errorf("20 KiB of arguments: %s", text(res))
 	}
-	if code := toolError(t, cs, "read_node", map[string]any{"tree": "docs", "node": "huge.md"}); code != string(contracts.CodeReadTooLarge) {
+	if code := toolError(t, cs, "read_node", map[string]any{"tree": "docs", "path": "huge.md"}); code != string(contracts.CodeReadTooLarge) {
 		t.Errorf("huge document: %s", code)
 	}
 	var found contracts.SearchResult
@@ -413,14 +413,33 @@ func TestToolsServeTheLastGoodCommitMarkedStale(t *testing.T) {
 	}
 	cs := f.connect(t)
 	var read contracts.MCPReadResult
-	call(t, cs, "read_node", map[string]any{"tree": "handbook", "node": "travel/NODE.md"}, &read)
+	call(t, cs, "read_node", map[string]any{"tree": "handbook", "path": "travel/NODE.md"}, &read)
 	want := contracts.Staleness{Stale: true, RejectedCommit: rejected, Findings: 1}
 	if read.Tree.Head != f.handbookHead || read.Tree.Staleness != want || !strings.Contains(read.Node.Body, "Book trains") {
 		t.Errorf("read_node: %+v", read.Tree)
 	}
 	var resolved contracts.ResolveResult
-	call(t, cs, "resolve", map[string]any{"selector": "handbook"}, &resolved)
+	call(t, cs, "resolve", map[string]any{"tree": "handbook"}, &resolved)
 	if r := resolved.Resolutions[0]; !r.OK || r.Head != f.handbookHead || r.Staleness != want {
 		t.Errorf("resolve: %+v", r)
+	}
+}
+
+func TestFormerArgumentNamesAreAcceptedWithANote(t *testing.T) {
+	f := newFixture(t)
+	cs := f.connect(t)
+	res := callRaw(t, cs, "resolve", map[string]any{"selector": "handbook"})
+	if res.IsError {
+		t.Fatalf("resolve with selector: %s", text(res))
+	}
+	notes, _ := res.Meta["deprecations"].([]any)
+	if len(notes) != 1 || !strings.Contains(notes[0].(string), `"selector" is now "tree"`) {
+		t.Errorf("deprecations: %v", res.Meta)
+	}
+	if now := callRaw(t, cs, "resolve", map[string]any{"tree": "handbook"}); now.Meta["deprecations"] != nil {
+		t.Errorf("the current name has a note: %v", now.Meta)
+	}
+	if code := toolError(t, cs, "read_node", map[string]any{"tree": "docs", "node": "guide", "path": "guide"}); code != string(contracts.CodeUsage) {
+		t.Errorf("both names: %s, want USAGE", code)
 	}
 }

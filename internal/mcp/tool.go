@@ -23,6 +23,10 @@ const maxArgumentBytes = 16 << 10
 type toolSpec[In, Out any] struct {
 	name, description, result string
 	run                       func(context.Context, In) (Out, error)
+	// renamed maps an argument's former name to its name (one vocabulary
+	// across tools: tree, path): the former is accepted for one release,
+	// and the result's _meta says so.
+	renamed map[string]string
 }
 
 // schemaName is the contract name of a tool's arguments or result
@@ -53,7 +57,11 @@ func addTool[In, Out any](srv *sdk.Server, t toolSpec[In, Out]) error {
 		Name: t.name, Description: t.description, InputSchema: in, OutputSchema: out,
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed},
 	}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		args, err := decodeArgs[In](validator, req.Params.Arguments)
+		raw, notes, err := renameArgs(req.Params.Arguments, t.renamed, t.name)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		args, err := decodeArgs[In](validator, raw)
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -61,9 +69,44 @@ func addTool[In, Out any](srv *sdk.Server, t toolSpec[In, Out]) error {
 		if err != nil {
 			return errorResult(err), nil
 		}
-		return structured(res)
+		out, err := structured(res)
+		if err == nil && len(notes) > 0 {
+			out.Meta = sdk.Meta{"deprecations": notes}
+			out.Content = append(out.Content, &sdk.TextContent{Text: "deprecated: " + strings.Join(notes, "; ")})
+		}
+		return out, err
 	})
 	return nil
+}
+
+// renameArgs rewrites former argument names to their names, with a note
+// for each; a call naming both is refused.
+func renameArgs(raw json.RawMessage, renamed map[string]string, tool string) (json.RawMessage, []string, error) {
+	if len(renamed) == 0 || len(raw) == 0 || len(raw) > maxArgumentBytes {
+		return raw, nil, nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw, nil, nil // decodeArgs says what is wrong
+	}
+	var notes []string
+	for old, name := range renamed {
+		v, ok := m[old]
+		if !ok {
+			continue
+		}
+		if _, both := m[name]; both {
+			return nil, nil, contracts.Errorf(contracts.CodeUsage, "%s: give %s only (%s is its former name)", tool, name, old)
+		}
+		delete(m, old)
+		m[name] = v
+		notes = append(notes, fmt.Sprintf("%s: the argument %q is now %q; the old name is accepted until the next release", tool, old, name))
+	}
+	if len(notes) == 0 {
+		return raw, nil, nil
+	}
+	out, err := json.Marshal(m)
+	return out, notes, err
 }
 
 // resolve prepares a schema for validation with the SDK's validator.

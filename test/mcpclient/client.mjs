@@ -22,7 +22,7 @@ await client.connect(transport);
 
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
-if (names.join(",") !== "list_trees,outline,read_node,resolve,search,verify") fail("tools: " + names);
+if (names.join(",") !== "cited_by,list_trees,outline,read_node,resolve,search,verify") fail("tools: " + names);
 ok("tools/list: " + names.join(", "));
 
 // Strict 2020-12 validation too, beyond the SDK's own check.
@@ -34,7 +34,8 @@ const calls = [
   ["list_trees", {}],
   ["resolve", {}],
   ["outline", { depth: 2 }],
-  ["read_node", { node: "deploy.md" }],
+  ["read_node", { path: "deploy.md" }],
+  ["cited_by", { path: "deploy.sh" }],
   ["search", { query: "canaries" }],
   ["verify", {}],
 ];
@@ -52,7 +53,16 @@ const tree = search.structuredContent.trees[0];
 if (!/^[0-9a-f]{40}$/.test(tree.head) || tree.dirty !== false) fail("search tree: " + JSON.stringify(tree));
 ok("search names the commit and dirtiness");
 
-const bad = await client.callTool({ name: "read_node", arguments: { node: "../outside" } });
+const cited = await client.callTool({ name: "cited_by", arguments: { path: "deploy.sh" } });
+const doc = cited.structuredContent.documents[0];
+if (!doc || doc.path !== "release.md" || doc.citations[0].freshness !== "unstamped") fail("cited_by: " + JSON.stringify(cited.structuredContent));
+ok("cited_by names the citing document and its freshness");
+
+const old = await client.callTool({ name: "read_node", arguments: { node: "deploy.md" } });
+if (old.isError || !old._meta || !old._meta.deprecations || !/"node" is now "path"/.test(old._meta.deprecations[0])) fail("deprecated name: " + JSON.stringify(old));
+ok("a former argument name is accepted with a deprecation note");
+
+const bad = await client.callTool({ name: "read_node", arguments: { path: "../outside" } });
 if (!bad.isError || JSON.parse(bad.content[0].text).error.code !== "READ_PATH_ESCAPE") fail("escape: " + JSON.stringify(bad));
 ok("a path outside the tree is a tool error");
 const unknown = await client.callTool({ name: "search", arguments: { query: "x", extra: 1 } });
