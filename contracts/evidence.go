@@ -74,6 +74,7 @@ type DriftDocument struct {
 // the diff's hunks (absent when it was deleted).
 type DriftSource struct {
 	Index        int      `json:"index"`
+	Line         int      `json:"line,omitempty"` // the entry's line in the document
 	Path         string   `json:"path"`
 	Lines        string   `json:"lines,omitempty"`
 	Repository   string   `json:"repository,omitempty"`

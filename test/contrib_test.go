@@ -60,3 +60,55 @@ func TestCleanupWorkflow(t *testing.T) {
 		t.Errorf("%q: exit %d\n%s%s", args, code, stdout.String(), stderr.String())
 	}
 }
+
+// TestDriftWorkflow checks contrib's pull-request drift workflow: it runs
+// on pull requests with the whole history, and its drift command (with
+// the base replaced by a revision) is one the CLI accepts; it fails the
+// check only when STRICT is "true".
+func TestDriftWorkflow(t *testing.T) {
+	data, err := os.ReadFile("../contrib/github-actions/context-tree-drift.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		On   map[string]any    `yaml:"on"`
+		Env  map[string]string `yaml:"env"`
+		Jobs map[string]struct {
+			Steps []struct {
+				Run  string         `yaml:"run"`
+				With map[string]any `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := wf.On["pull_request"]; !ok || wf.Env["STRICT"] != "false" {
+		t.Errorf("trigger %v, STRICT %q", wf.On, wf.Env["STRICT"])
+	}
+	var drift string
+	fullHistory := false
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if d, ok := s.With["fetch-depth"]; ok && d == 0 {
+				fullHistory = true
+			}
+			for _, line := range strings.Split(s.Run, "\n") {
+				if strings.HasPrefix(line, "git context-tree drift ") {
+					drift = line
+				}
+			}
+		}
+	}
+	if !fullHistory || drift == "" || !strings.Contains(drift, "--format github") {
+		t.Fatalf("checkout with fetch-depth 0: %v; drift step: %q", fullHistory, drift)
+	}
+	cmdline, _, _ := strings.Cut(drift, " ||")
+	args := strings.Fields(strings.ReplaceAll(cmdline, `"$base"`, "HEAD"))[2:]
+	t.Chdir(t.TempDir())
+	t.Setenv("CONTEXT_TREE_HOME", t.TempDir())
+	var stdout, stderr bytes.Buffer
+	if code := cli.Main(args, strings.NewReader(""), &stdout, &stderr); code == contracts.ExitUsage {
+		t.Errorf("%q: usage error\n%s", args, stderr.String())
+	}
+}

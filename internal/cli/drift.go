@@ -6,12 +6,14 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/annotations"
 	"github.com/git-context-tree/git-context-tree/internal/operations/evidence"
 )
 
 type driftCmd struct {
 	Trees []string `arg:"" optional:"" name:"selector-or-dir" help:"Declared sources or tree directories (default: as verify chooses)."`
 	Since string   `name:"since" placeholder:"REV" help:"Compare every entry from this revision instead of the commit the entry records."`
+	reviewFormat
 }
 
 func (cmd *driftCmd) Help() string {
@@ -24,13 +26,24 @@ with where its code is now and the commits that changed it, one line each:
 Entries without a commit ("unstamped"), with an unknown one, or naming a
 repository that is not synced are listed too. After re-reading the code,
 git context-tree evidence stamp <doc> records the new commit and digest.
-Exit 0 when nothing drifted, 1 when something did.`
+With --format github each drifted entry is a GitHub Actions annotation on
+the cited code's current lines (a warning; entries that cannot be compared
+are notices on the document), with --format sarif a SARIF 2.1.0 log: run it
+on a pull request with --since <base> (contrib/github-actions/
+context-tree-drift.yml). Exit 0 when nothing drifted, 1 when something did.`
 }
 
 func (cmd *driftCmd) Run(c *Context) error {
+	annotated, err := cmd.annotated(c)
+	if err != nil {
+		return err
+	}
 	rep, err := evidence.Drift(c, c.Env, cmd.Trees, cmd.Since)
 	if err != nil {
 		return err
+	}
+	if annotated {
+		return cmd.writeAnnotations(c, rep, func(top string) []annotations.Annotation { return annotations.FromDrift(rep, top) })
 	}
 	return c.report(rep, func() { c.printDrift(rep) })
 }

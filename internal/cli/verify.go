@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/annotations"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/operations/evidence"
 	"github.com/git-context-tree/git-context-tree/internal/operations/hooks"
@@ -21,6 +22,7 @@ type verifyCmd struct {
 	At       string   `name:"at" placeholder:"REV" help:"With --evidence: check the sources at this revision of the project's repository instead of HEAD."`
 	Strict   bool     `name:"strict" help:"With --staged: fail (exit 1) when an evidence note is printed."`
 	Hook     string   `name:"hook" placeholder:"NAME" help:"With --staged: the git hook running the check (pre-commit, pre-merge-commit, prepare-commit-msg, pre-applypatch). In prepare-commit-msg only the commits of cherry-pick, revert and rebase are judged."`
+	reviewFormat
 }
 
 func (cmd *verifyCmd) Help() string {
@@ -40,7 +42,14 @@ func (cmd *verifyCmd) Run(c *Context) error {
 	if cmd.Strict && !cmd.Staged {
 		return contracts.Errorf(contracts.CodeUsage, "--strict makes the evidence notes of verify --staged fail the commit; add --staged")
 	}
+	annotated, err := cmd.annotated(c)
+	if err != nil {
+		return err
+	}
 	if cmd.Staged {
+		if annotated {
+			return contracts.Errorf(contracts.CodeUsage, "verify --staged is the commit hook's check; --format %s annotates verify of the work tree", cmd.Format)
+		}
 		return cmd.runStaged(c)
 	}
 	rep, err := operations.Verify(c, c.Env, cmd.Trees, tree.VerifyOptions{Links: cmd.Links})
@@ -51,6 +60,9 @@ func (cmd *verifyCmd) Run(c *Context) error {
 		if err := evidence.Verify(c, c.Env, rep, cmd.At); err != nil {
 			return err
 		}
+	}
+	if annotated {
+		return cmd.writeAnnotations(c, rep, func(top string) []annotations.Annotation { return annotations.FromVerify(rep, top) })
 	}
 	return c.report(rep, func() { c.printVerify(rep) })
 }

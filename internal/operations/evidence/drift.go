@@ -95,7 +95,7 @@ func driftTree(ctx context.Context, env operations.Env, repos *evidenceRepos, t 
 }
 
 func driftSource(t *trace, r *evidenceRepo) contracts.DriftSource {
-	s := contracts.DriftSource{Index: t.c.src.Index, Path: t.c.src.Path, Lines: t.c.src.Lines, Repository: t.c.src.Repository,
+	s := contracts.DriftSource{Index: t.c.src.Index, Line: t.c.src.Line, Path: t.c.src.Path, Lines: t.c.src.Lines, Repository: t.c.src.Repository,
 		Status: t.status, Since: t.since, Commits: t.commits, Message: t.message}
 	if s.Commits == nil {
 		s.Commits = []string{}
