@@ -153,6 +153,16 @@ type MCPConfigResult struct {
 	Changed       bool   `json:"changed"`
 }
 
+// MCPHTTPServing is what `mcp --http` prints (with --json) once it
+// serves: the endpoint, the file holding the bearer token, and the
+// variable host configurations read the token from.
+type MCPHTTPServing struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	URL           string `json:"url"`
+	TokenFile     string `json:"tokenFile"`
+	TokenEnv      string `json:"tokenEnv"`
+}
+
 // MCP error codes. CURSOR_INVALID: a cursor that is not one this server
 // gave for the same call. HOST_CONFIG_INVALID: `mcp config --write` found
 // a host configuration file it cannot edit faithfully (a refusal: nothing

@@ -74,6 +74,7 @@ var jsonResultSchemas = map[string]string{
 	"mcp config":     "mcp-config",
 	"mcp":            "", // serves JSON-RPC on stdio, not a --json result
 	"mcp serve":      "",
+	"mcp --http":     "mcp-http",
 	"export llms":    "export-llms",
 	"export ctxfile": "export-ctxfile",
 	"export site":    "export-site",

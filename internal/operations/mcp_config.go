@@ -2,6 +2,8 @@ package operations
 
 import (
 	"context"
+	"net"
+	"net/url"
 	"os"
 	"strings"
 
@@ -14,11 +16,19 @@ import (
 // Gemini CLI; the user's for Codex) and, with write, adds or updates the
 // context-tree entry there, keeping every other entry. Instruction files
 // (AGENTS.md, CLAUDE.md, GEMINI.md) are never touched.
-func MCPConfig(ctx context.Context, env Env, host string, write bool) (*contracts.MCPConfigResult, error) {
+func MCPConfig(ctx context.Context, env Env, host string, write bool, httpURL string) (*contracts.MCPConfigResult, error) {
 	h, ok := hostconfig.Lookup(host)
 	if !ok {
 		return nil, contracts.Errorf(contracts.CodeUsage, "unknown host %q: choose one of %s", host, strings.Join(hostconfig.Names(), ", ")).
 			WithDetails(map[string]any{"hosts": hostconfig.Names()})
+	}
+	if httpURL != "" {
+		if err := checkLoopbackURL(httpURL); err != nil {
+			return nil, err
+		}
+		if h, ok = h.HTTP(httpURL); !ok {
+			return nil, contracts.Errorf(contracts.CodeUsage, "--http: %s's configuration of an HTTP server with a bearer token from the environment is not supported here; use claude-code or cursor, or the stdio form", host)
+		}
 	}
 	p, _, err := OpenProject(ctx, env)
 	if err != nil {
@@ -36,4 +46,19 @@ func MCPConfig(ctx context.Context, env Env, host string, write bool) (*contract
 		}
 	}
 	return res, nil
+}
+
+// checkLoopbackURL accepts the endpoint `mcp --http` prints:
+// http://<loopback host>:<port>/mcp.
+func checkLoopbackURL(raw string) error {
+	u, err := url.Parse(raw)
+	bad := err != nil || u.Scheme != "http" || u.Path != "/mcp" || u.Port() == "" || u.User != nil || u.RawQuery != "" || u.Fragment != ""
+	if !bad {
+		ip := net.ParseIP(u.Hostname())
+		bad = u.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback())
+	}
+	if bad {
+		return contracts.Errorf(contracts.CodeUsage, "--http %q is not the URL git context-tree mcp --http prints (http://127.0.0.1:<port>/mcp)", raw)
+	}
+	return nil
 }

@@ -37,7 +37,7 @@ func TestErrorEnvelopeMatchesSchema(t *testing.T) {
 }
 
 func TestSchemaListMatchesFiles(t *testing.T) {
-	want := []string{"agent-hooks", "cites", "cleanup-list", "cleanup-logs", "cleanup-run", "cleanup-schedule", "config", "connection", "connection-change", "ctxfile", "doctor", "document", "document-root", "drift", "error", "evidence-stamp", "export-ctxfile", "export-llms", "export-site", "finding", "fix", "gc", "hooks", "init", "list", "man", "mcp-cited-by-input", "mcp-config", "mcp-list-trees", "mcp-list-trees-input", "mcp-outline", "mcp-outline-input", "mcp-read-node", "mcp-read-node-input", "mcp-resolve-input", "mcp-search", "mcp-search-input", "mcp-verify", "mcp-verify-input", "read", "resolve", "schema-list", "serve", "session", "session-list", "session-prune", "skills-install", "skills-list", "skills-uninstall", "sync", "verify", "version"}
+	want := []string{"agent-hooks", "cites", "cleanup-list", "cleanup-logs", "cleanup-run", "cleanup-schedule", "config", "connection", "connection-change", "ctxfile", "doctor", "document", "document-root", "drift", "error", "evidence-stamp", "export-ctxfile", "export-llms", "export-site", "finding", "fix", "gc", "hooks", "init", "list", "man", "mcp-cited-by-input", "mcp-config", "mcp-http", "mcp-list-trees", "mcp-list-trees-input", "mcp-outline", "mcp-outline-input", "mcp-read-node", "mcp-read-node-input", "mcp-resolve-input", "mcp-search", "mcp-search-input", "mcp-verify", "mcp-verify-input", "read", "resolve", "schema-list", "serve", "session", "session-list", "session-prune", "skills-install", "skills-list", "skills-uninstall", "sync", "verify", "version"}
 	got := contracts.SchemaNames()
 	for _, w := range want {
 		if _, ok := contracts.Schema(w); !ok {

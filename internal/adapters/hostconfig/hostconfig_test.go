@@ -1,6 +1,7 @@
 package hostconfig
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -205,5 +206,48 @@ func TestWriteThroughDanglingSymlinkCreatesItsTarget(t *testing.T) {
 	}
 	if _, err := h.Write(loop); err == nil || !strings.Contains(err.Error(), "too many levels") {
 		t.Errorf("a symlink loop: %v", err)
+	}
+}
+
+func TestHTTPEntrySwitchesTransportAndKeepsOthers(t *testing.T) {
+	h, _ := Lookup("claude-code")
+	file := filepath.Join(t.TempDir(), ".mcp.json")
+	if err := os.WriteFile(file, []byte(`{"mcpServers": {"context-tree": {"type": "stdio", "command": "git", "args": ["context-tree", "mcp"], "env": {"A": "1"}}, "other": {"command": "x"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hh, ok := h.HTTP("http://127.0.0.1:8765/mcp")
+	if !ok {
+		t.Fatal("claude-code has an HTTP form")
+	}
+	if _, err := hh.Write(file); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Servers map[string]map[string]any `json:"mcpServers"`
+	}
+	data, _ := os.ReadFile(file)
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"type": "http", "url": "http://127.0.0.1:8765/mcp", "headers": map[string]any{"Authorization": "Bearer ${CONTEXT_TREE_MCP_TOKEN}"}, "env": map[string]any{"A": "1"}}
+	if d := cmp.Diff(want, got.Servers["context-tree"]); d != "" {
+		t.Errorf("HTTP entry (-want +got):\n%s", d)
+	}
+	if st, _ := h.Inspect(file); st != Current {
+		t.Errorf("inspect of the HTTP form: %s, want current", st)
+	}
+	if _, err := h.Write(file); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = os.ReadFile(file)
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, has := got.Servers["context-tree"]["url"]; has || got.Servers["other"]["command"] != "x" {
+		t.Errorf("back to stdio: %v", got.Servers)
+	}
+	codex, _ := Lookup("codex")
+	if _, ok := codex.HTTP("http://127.0.0.1:1/mcp"); ok {
+		t.Error("codex has no HTTP form here")
 	}
 }

@@ -31,11 +31,17 @@ type Host struct {
 	entry map[string]any
 }
 
-var stdioEntry = map[string]any{"command": Command, "args": Args}
+// A nil value removes the key: switching an entry between stdio and HTTP
+// leaves no key of the other transport behind.
+var stdioEntry = map[string]any{"command": Command, "args": Args, "url": nil, "headers": nil}
+
+// TokenEnv is the variable HTTP entries read the bearer token from; the
+// token itself is never written into a (shared) configuration file.
+const TokenEnv = "CONTEXT_TREE_MCP_TOKEN"
 
 // Hosts, by name. Sources for each file and shape are in docs/decisions.md.
 var hosts = []Host{
-	{Name: "claude-code", Format: "json", entry: map[string]any{"type": "stdio", "command": Command, "args": Args},
+	{Name: "claude-code", Format: "json", entry: map[string]any{"type": "stdio", "command": Command, "args": Args, "url": nil, "headers": nil},
 		file: func(project, _ string, _ func(string) string) string { return filepath.Join(project, ".mcp.json") }},
 	{Name: "codex", Format: "toml",
 		file: func(_, home string, getenv func(string) string) string {
@@ -52,6 +58,24 @@ var hosts = []Host{
 		file: func(project, _ string, _ func(string) string) string {
 			return filepath.Join(project, ".gemini", "settings.json")
 		}},
+}
+
+// HTTP is the host with its entry for the Streamable HTTP endpoint at url
+// instead of stdio, the token read from TokenEnv by the host's own
+// variable expansion; false for hosts this tool cannot configure so.
+func (h Host) HTTP(url string) (Host, bool) {
+	var header string
+	switch h.Name {
+	case "claude-code":
+		header = "Bearer ${" + TokenEnv + "}"
+		h.entry = map[string]any{"type": "http", "url": url, "headers": map[string]any{"Authorization": header}, "command": nil, "args": nil}
+	case "cursor":
+		header = "Bearer ${env:" + TokenEnv + "}"
+		h.entry = map[string]any{"url": url, "headers": map[string]any{"Authorization": header}, "command": nil, "args": nil}
+	default:
+		return h, false
+	}
+	return h, true
 }
 
 // Names lists the known hosts.

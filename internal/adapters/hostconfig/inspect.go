@@ -45,7 +45,17 @@ func (h Host) Inspect(file string) (string, error) {
 				return Invalid, fmt.Errorf("not valid JSON: %w", err)
 			}
 		}
-		_, present = m.Servers[EntryName]
+		var raw json.RawMessage
+		raw, present = m.Servers[EntryName]
+		// The HTTP form (mcp config --http) is ours too, whatever its port.
+		var e struct {
+			URL string `json:"url"`
+		}
+		if present && json.Unmarshal(raw, &e) == nil && e.URL != "" {
+			if hh, ok := h.HTTP(e.URL); ok {
+				h = hh
+			}
+		}
 	}
 	if !present {
 		return Absent, nil

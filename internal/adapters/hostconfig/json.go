@@ -77,7 +77,7 @@ func renderObject(ms []member, indent string) ([]byte, error) {
 // (nil or empty data: a new file), keeping every other member and its
 // order. changed is false when the entry already is entry.
 func upsertJSON(data []byte, entry map[string]any) (out []byte, changed bool, err error) {
-	want, err := json.Marshal(entry)
+	want, err := json.Marshal(withoutRemoved(entry))
 	if err != nil {
 		return nil, false, err
 	}
@@ -146,11 +146,17 @@ func mergeEntry(existing json.RawMessage, entry map[string]any) (merged json.Raw
 	slices.Sort(keys) // the order json.Marshal writes a new entry in
 	same = true
 	for _, k := range keys {
+		i := slices.IndexFunc(ms, func(m member) bool { return m.key == k })
+		if entry[k] == nil { // a key of the other transport: removed
+			if i >= 0 {
+				ms, same = slices.Delete(ms, i, i+1), false
+			}
+			continue
+		}
 		v, err := json.Marshal(entry[k])
 		if err != nil {
 			return nil, false, err
 		}
-		i := slices.IndexFunc(ms, func(m member) bool { return m.key == k })
 		switch {
 		case i < 0:
 			ms, same = append(ms, member{k, v}), false
@@ -163,6 +169,17 @@ func mergeEntry(existing json.RawMessage, entry map[string]any) (merged json.Raw
 	}
 	out, err := renderObject(ms, "")
 	return out, false, err
+}
+
+// withoutRemoved is entry without the keys it removes (nil values).
+func withoutRemoved(entry map[string]any) map[string]any {
+	out := make(map[string]any, len(entry))
+	for k, v := range entry {
+		if v != nil {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 func sameJSON(a, b []byte) bool {
