@@ -268,6 +268,23 @@ func TestSiteInBrowser(t *testing.T) {
 	}
 	b.do(t, "open the result", chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.Enter), waitTitle("Verification"))
 
+	// A code path in the search box finds the page citing it, which
+	// lists its sources.
+	b.do(t, "search a cited code path",
+		chromedp.SendKeys(`#search-input`, "adapters/git/git.go"),
+		chromedp.WaitVisible(`#search-results a.search-result`))
+	cited, err := chromedp.Run(b.ctx, chromedp.Text(`#search-results a.search-result .result-title`))
+	if err != nil || cited != "The git adapter" {
+		t.Fatalf("first result for a cited path %q, %v", cited, err)
+	}
+	b.do(t, "open the citing page", chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.Enter), waitTitle("The git adapter"),
+		chromedp.WaitVisible(`section.sources code`))
+	src, err := chromedp.Run(b.ctx, chromedp.Text(`section.sources li`))
+	if err != nil || !strings.Contains(src, "internal/adapters/git/git.go") || !strings.Contains(src, "unstamped") {
+		t.Fatalf("sources %q, %v", src, err)
+	}
+	b.screenshot(t, shots, "sources.png")
+
 	b.do(t, "open the map", chromedp.Click(`.site-links a[href="../_site/map.html"]`), waitTitle("Soft-link map"), chromedp.WaitVisible(`svg.map`))
 	b.screenshot(t, shots, "map.png")
 	b.do(t, "click a node of the map", chromedp.Click(`svg.map a[data-path="workflow/NODE.md"] circle`), waitTitle("Workflow"))

@@ -10,6 +10,7 @@ import (
 type exportSiteCmd struct {
 	Selector string `arg:"" optional:"" name:"selector" help:"The tree: a declared source's selector or a tree directory (default: as read chooses)."`
 	Out      string `short:"o" name:"output" required:"" placeholder:"<dir>" help:"Directory to write the site to: new, empty, or a previous site export, which is replaced as a whole."`
+	RepoURL  string `name:"repo-url" placeholder:"<url>" help:"The repository's web address (https://github.com/owner/repo), for links to cited code at the recorded commit (default: origin, when it is a GitHub repository)."`
 }
 
 func (cmd *exportSiteCmd) Help() string {
@@ -21,7 +22,14 @@ links and backlinks (documents whose soft links or Markdown links point
 there) with a small map of them, members/ marked, and the commit and dirty
 state in the footer. _site/contents.html lists the whole hierarchy with
 descriptions, _site/map.html draws domains and soft links, and the search
-box searches titles, descriptions, headings and text in the page.
+box searches titles, descriptions, headings and text in the page, and the
+code paths pages cite (type src/api.go to find the pages citing it).
+
+A page whose document has sources lists them: path and lines at the
+recorded commit, linked to the repository at that commit (--repo-url, else
+origin when it is on GitHub; a declared git source's GitHub repository for
+entries naming it), each fresh or changed as drift says, and a "Cited code
+changed since this page was written" badge under the title when any is.
 
 The site is written beside the output directory and then put in its place
 in one step. An output directory that is not empty and holds no previous
@@ -32,7 +40,7 @@ the same files, apart from the generation time in the footers
 }
 
 func (cmd *exportSiteCmd) Run(c *Context) error {
-	res, err := exports.Site(c, c.Env, exports.SiteRequest{Selector: cmd.Selector, OutDir: cmd.Out})
+	res, err := exports.Site(c, c.Env, exports.SiteRequest{Selector: cmd.Selector, OutDir: cmd.Out, RepoURL: cmd.RepoURL})
 	if err != nil {
 		return err
 	}

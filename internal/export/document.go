@@ -24,7 +24,24 @@ type Document struct {
 	Tokens      int // of Body
 	Redactions  int // secrets masked in its title, description and body
 	Order       int // position in tree order
+	// Sources are the code the document cites, for the site's pages.
+	Sources []Source
 }
+
+// Source is one entry of a document's sources list as a page shows it:
+// what it cites, the commit it records, its freshness (fresh or a drift
+// status) with the number of commits that changed it, and where the code
+// can be read on the web ("" when the repository has no known web home).
+type Source struct {
+	Path, Lines, Repository, Commit string
+	Freshness                       string
+	Changes                         int
+	URL                             string
+}
+
+// Stale reports cited code that changed or went away since the document
+// recorded it.
+func (s Source) Stale() bool { return s.Freshness == "changed" || s.Freshness == "deleted" }
 
 // Member reports whether the document is member content (llms.txt's
 // "Optional" section; left out first under a token budget).

@@ -3,6 +3,7 @@ package export
 import (
 	"html"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -165,7 +166,12 @@ func (g *siteGraph) renderPage(id int) string {
 	if n.doc.Description != "" {
 		b.WriteString("<p class=\"description\">" + esc(n.doc.Description) + "</p>\n")
 	}
-	b.WriteString("</header>\n<div class=\"body\">\n" + n.body.html + "</div>\n</article>\n")
+	if slices.ContainsFunc(n.doc.Sources, Source.Stale) {
+		b.WriteString("<p class=\"badge stale\" role=\"status\">Cited code changed since this page was written</p>\n")
+	}
+	b.WriteString("</header>\n<div class=\"body\">\n" + n.body.html + "</div>\n")
+	writeSources(&b, n.doc.Sources)
+	b.WriteString("</article>\n")
 	g.writeRelations(&b, id)
 	b.WriteString("</main>\n")
 	g.writeFoot(&b)
@@ -246,4 +252,41 @@ func (g *siteGraph) writeContentsItem(b *strings.Builder, from string, id int) {
 		b.WriteString("</ul>")
 	}
 	b.WriteString("</li>\n")
+}
+
+// writeSources lists the code a page cites: path and lines at the
+// recorded commit, linked to the repository at that commit when its web
+// home is known, and whether the code changed since.
+func writeSources(b *strings.Builder, srcs []Source) {
+	if len(srcs) == 0 {
+		return
+	}
+	b.WriteString("<section class=\"sources\"><h2>Sources</h2>\n<ul>")
+	for _, s := range srcs {
+		cited := s.Path
+		if s.Lines != "" {
+			cited += ":" + s.Lines
+		}
+		if s.Repository != "" {
+			cited = s.Repository + ":" + cited
+		}
+		b.WriteString("<li>")
+		if s.URL != "" {
+			b.WriteString("<a href=\"" + esc(s.URL) + "\"><code>" + esc(cited) + "</code></a>")
+		} else {
+			b.WriteString("<code>" + esc(cited) + "</code>")
+		}
+		if s.Commit != "" {
+			b.WriteString(" at <code title=\"" + esc(s.Commit) + "\">" + esc(shortCommit(s.Commit)) + "</code>")
+		}
+		status := s.Freshness
+		switch {
+		case s.Changes == 1:
+			status += " (1 commit since)"
+		case s.Changes > 1:
+			status += " (" + strconv.Itoa(s.Changes) + " commits since)"
+		}
+		b.WriteString(" <span class=\"freshness " + esc(s.Freshness) + "\">" + esc(status) + "</span></li>")
+	}
+	b.WriteString("</ul></section>\n")
 }

@@ -17,6 +17,19 @@ import (
 // siteOf writes files (tree path → content) as a tree and renders its site.
 func siteOf(t *testing.T, files map[string]string, o SiteOptions) *Site {
 	t.Helper()
+	if o.Title == "" {
+		o.Title = "Handbook"
+	}
+	site, err := RenderSite(prepared(t, files), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site
+}
+
+// prepared writes files as a tree and prepares its documents.
+func prepared(t *testing.T, files map[string]string) []Document {
+	t.Helper()
 	root := t.TempDir()
 	for p, content := range files {
 		name := filepath.Join(root, filepath.FromSlash(p))
@@ -35,14 +48,7 @@ func siteOf(t *testing.T, files map[string]string, o SiteOptions) *Site {
 	if len(unreadable) > 0 {
 		t.Fatalf("unreadable: %+v", unreadable)
 	}
-	if o.Title == "" {
-		o.Title = "Handbook"
-	}
-	site, err := RenderSite(docs, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return site
+	return docs
 }
 
 // files renders every file of a site.
@@ -244,7 +250,7 @@ func TestSiteIsDeterministic(t *testing.T) {
 func TestSiteSearchIndexAndAssets(t *testing.T) {
 	s := siteOf(t, basicTree, SiteOptions{})
 	index := file(t, s, "_site/search-index.js")
-	if !strings.HasPrefix(index, "// Search index") || !strings.Contains(index, `["arch/layers.html","Layers","","Why layers","Why layers Text about layers."]`) {
+	if !strings.HasPrefix(index, "// Search index") || !strings.Contains(index, `["arch/layers.html","Layers","","Why layers","Why layers Text about layers.",""]`) {
 		t.Errorf("search index:\n%s", index)
 	}
 	for _, p := range []string{SiteMarker, ".nojekyll", "_site/style.css", "_site/search.js", "_site/contents.html", "_site/map.html"} {
@@ -291,5 +297,37 @@ func TestPagePath(t *testing.T) {
 		if got := PagePath(doc); got != want {
 			t.Errorf("PagePath(%q) = %q, want %q", doc, got, want)
 		}
+	}
+}
+
+func TestSitePageSources(t *testing.T) {
+	docs := prepared(t, basicTree)
+	for i := range docs {
+		if docs[i].Path == "arch/layers.md" {
+			docs[i].Sources = []Source{
+				{Path: "src/<a>.go", Lines: "3-9", Commit: "0123456789abcdef0123456789abcdef01234567", Freshness: "changed", Changes: 2, URL: "https://github.com/a/b/blob/0123/src/%3Ca%3E.go#L3-L9"},
+				{Path: "lib/x.go", Repository: "tools", Freshness: "unstamped"},
+			}
+		}
+	}
+	s, err := RenderSite(docs, SiteOptions{Title: "Handbook"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := file(t, s, "arch/layers.html")
+	for _, want := range []string{
+		`<p class="badge stale" role="status">Cited code changed since this page was written</p>`,
+		`<a href="https://github.com/a/b/blob/0123/src/%3Ca%3E.go#L3-L9"><code>src/&lt;a&gt;.go:3-9</code></a> at <code title="0123456789abcdef0123456789abcdef01234567">0123456789ab</code> <span class="freshness changed">changed (2 commits since)</span>`,
+		`<li><code>tools:lib/x.go</code> <span class="freshness unstamped">unstamped</span></li>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if strings.Contains(file(t, s, "arch/adapter.html"), `class="sources"`) {
+		t.Errorf("a page without sources lists some")
+	}
+	if !strings.Contains(file(t, s, "_site/search-index.js"), `"src/\u003ca\u003e.go\nlib/x.go"]`) {
+		t.Errorf("the search index lacks the cited paths")
 	}
 }

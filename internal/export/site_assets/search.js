@@ -34,8 +34,9 @@
 
   function prepare(raw) {
     docs = raw.map(function (e, i) {
-      return { order: i, page: e[0], title: e[1], desc: e[2], text: e[4],
-        t: e[1].toLowerCase(), d: e[2].toLowerCase(), h: e[3].toLowerCase(), x: e[4].toLowerCase() };
+      return { order: i, page: e[0], title: e[1], desc: e[2], text: e[4], cites: e[5] || "",
+        t: e[1].toLowerCase(), d: e[2].toLowerCase(), h: e[3].toLowerCase(), x: e[4].toLowerCase(),
+        c: (e[5] || "").toLowerCase() };
     });
   }
 
@@ -55,6 +56,7 @@
         if (doc.h.indexOf(term) >= 0) s += 4;
         if (doc.d.indexOf(term) >= 0) s += 3;
         if (doc.x.indexOf(term) >= 0) s += 1;
+        if (doc.c.indexOf(term) >= 0) s += 6; // a code path the page cites
         if (s === 0) { score = 0; break; }
         score += s;
       }
@@ -106,6 +108,12 @@
   }
 
   function snippet(doc, terms) {
+    var cited = doc.cites.split("\n");
+    for (var k = 0; k < terms.length; k++) {
+      for (var m = 0; m < cited.length; m++) {
+        if (cited[m] && cited[m].toLowerCase().indexOf(terms[k]) >= 0 && doc.x.indexOf(terms[k]) < 0) return "Cites " + cited[m];
+      }
+    }
     for (var i = 0; i < terms.length; i++) {
       var at = doc.x.indexOf(terms[i]);
       if (at >= 0) {

@@ -50,14 +50,39 @@ func Drift(ctx context.Context, env operations.Env, args []string, since string)
 }
 
 func driftTree(ctx context.Context, env operations.Env, repos *evidenceRepos, t operations.TreeTarget, since string) (*contracts.DriftTree, error) {
-	docs, err := tree.CitingDocuments(t.Root)
+	dt := &contracts.DriftTree{Root: t.Root, Selector: t.Selector(), Documents: []contracts.DriftDocument{}, Findings: []contracts.Finding{}}
+	docs, byDoc, err := traceTree(ctx, env, repos, t, since)
 	if err != nil {
 		return nil, err
 	}
-	dt := &contracts.DriftTree{Root: t.Root, Selector: t.Selector(), Documents: []contracts.DriftDocument{}, Findings: []contracts.Finding{}}
+	for _, d := range docs {
+		dt.Findings = append(dt.Findings, d.Findings...)
+		dt.Sources += len(byDoc[d.Path])
+		var out []contracts.DriftSource
+		for _, t := range byDoc[d.Path] {
+			if t.status != "" {
+				out = append(out, driftSource(t, repos.byName[t.c.src.Repository]))
+			}
+		}
+		if len(out) > 0 {
+			dt.Documents = append(dt.Documents, contracts.DriftDocument{Path: d.Path, Sources: out})
+		}
+	}
+	dt.Findings = tree.SortFindings(dt.Findings)
+	return dt, nil
+}
+
+// traceTree follows every well-formed entry of a tree's documents to the
+// head of its repository: the documents with a sources list and, by
+// document, each entry's trace in list order.
+func traceTree(ctx context.Context, env operations.Env, repos *evidenceRepos, t operations.TreeTarget, since string) ([]tree.Citing, map[string][]*trace, error) {
+	docs, err := tree.CitingDocuments(t.Root)
+	if err != nil {
+		return nil, nil, err
+	}
 	groups, order, err := groupByRepo(ctx, repos, docs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	byDoc := map[string][]*trace{}
 	for _, r := range order {
@@ -70,28 +95,37 @@ func driftTree(ctx context.Context, env operations.Env, repos *evidenceRepos, t 
 				t.status, t.message = contracts.DriftUnavailable, r.Unavailable
 			}
 		} else if err := traceAll(ctx, env.Git, r, ts); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, t := range ts {
 			byDoc[t.c.doc] = append(byDoc[t.c.doc], t)
 		}
-		dt.Sources += len(ts)
 	}
-	for _, d := range docs {
-		dt.Findings = append(dt.Findings, d.Findings...)
-		var out []contracts.DriftSource
-		for _, t := range byDoc[d.Path] {
-			if t.status != "" {
-				out = append(out, driftSource(t, repos.byName[t.c.src.Repository]))
-			}
-		}
-		if len(out) > 0 {
-			slices.SortFunc(out, func(a, b contracts.DriftSource) int { return a.Index - b.Index })
-			dt.Documents = append(dt.Documents, contracts.DriftDocument{Path: d.Path, Sources: out})
+	for _, ts := range byDoc {
+		slices.SortFunc(ts, func(a, b *trace) int { return a.c.src.Index - b.c.src.Index })
+	}
+	return docs, byDoc, nil
+}
+
+// Freshness is every well-formed sources entry of a tree's documents, by
+// document path, with its freshness at the head of its repository (what a
+// page of the site shows beside its body).
+func Freshness(ctx context.Context, env operations.Env, t operations.TreeTarget) (map[string][]contracts.Citation, error) {
+	repos, err := newEvidenceRepos(ctx, env, "")
+	if err != nil {
+		return nil, err
+	}
+	_, byDoc, err := traceTree(ctx, env, repos, t, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]contracts.Citation, len(byDoc))
+	for doc, ts := range byDoc {
+		for _, tr := range ts {
+			out[doc] = append(out[doc], citationOf(&candidate{src: tr.c.src}, tr, repos.byName[tr.c.src.Repository]))
 		}
 	}
-	dt.Findings = tree.SortFindings(dt.Findings)
-	return dt, nil
+	return out, nil
 }
 
 func driftSource(t *trace, r *evidenceRepo) contracts.DriftSource {

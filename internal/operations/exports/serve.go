@@ -126,7 +126,7 @@ func servedHead(ctx context.Context, env operations.Env, t operations.TreeTarget
 
 // rebuildSite writes the site to out, replacing the previous build.
 func rebuildSite(ctx context.Context, env operations.Env, t operations.TreeTarget, out string) (*contracts.ExportSiteResult, error) {
-	site, res, err := buildSite(ctx, env, t)
+	site, res, err := buildSite(ctx, env, t, "")
 	if err != nil {
 		return nil, err
 	}

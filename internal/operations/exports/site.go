@@ -15,6 +15,9 @@ import (
 type SiteRequest struct {
 	Selector string
 	OutDir   string
+	// RepoURL is the project repository's web address, for links to
+	// cited code ("": its origin when that is a GitHub repository).
+	RepoURL string
 }
 
 // Site writes the static site of one tree to a directory, replacing
@@ -22,6 +25,9 @@ type SiteRequest struct {
 func Site(ctx context.Context, env operations.Env, req SiteRequest) (*contracts.ExportSiteResult, error) {
 	if req.OutDir == "" {
 		return nil, contracts.Errorf(contracts.CodeUsage, "export site needs an output directory (-o <dir>)")
+	}
+	if err := checkRepoURL(req.RepoURL); err != nil {
+		return nil, err
 	}
 	_, conns, err := operations.OpenProject(ctx, env)
 	if err != nil {
@@ -38,7 +44,7 @@ func Site(ctx context.Context, env operations.Env, req SiteRequest) (*contracts.
 	if err := checkSiteOutput(out); err != nil {
 		return nil, err
 	}
-	site, res, err := buildSite(ctx, env, t)
+	site, res, err := buildSite(ctx, env, t, req.RepoURL)
 	if err != nil {
 		return nil, err
 	}
@@ -52,9 +58,12 @@ func Site(ctx context.Context, env operations.Env, req SiteRequest) (*contracts.
 
 // buildSite reads and renders a tree's site, with the result describing
 // it (without the output directory).
-func buildSite(ctx context.Context, env operations.Env, t operations.TreeTarget) (*export.Site, *contracts.ExportSiteResult, error) {
+func buildSite(ctx context.Context, env operations.Env, t operations.TreeTarget, repoURL string) (*export.Site, *contracts.ExportSiteResult, error) {
 	et, err := readExportTree(t, nil)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := attachSources(ctx, env, t, et.docs, repoURL); err != nil {
 		return nil, nil, err
 	}
 	ref, err := t.Ref(ctx, env)
