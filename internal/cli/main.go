@@ -174,17 +174,17 @@ type Context struct {
 // a bad CONTEXT_TREE_LOCK_WAIT or an unset HOME cannot break them.
 type selfContained interface{ selfContained() }
 
-// signalEnded marks commands that run until interrupted (serve): SIGINT or
-// SIGTERM is their normal end, not a failure.
-type signalEnded interface{ endsOnSignal() }
+// signalEnded marks commands that run until interrupted (serve, mcp
+// --http): SIGINT or SIGTERM is their normal end, not a failure.
+type signalEnded interface{ endsOnSignal() bool }
 
 func endsOnSignal(kctx *kong.Context) bool {
 	node := kctx.Selected()
 	if node == nil || !node.Target.CanAddr() {
 		return false
 	}
-	_, ok := node.Target.Addr().Interface().(signalEnded)
-	return ok
+	s, ok := node.Target.Addr().Interface().(signalEnded)
+	return ok && s.endsOnSignal()
 }
 
 func standalone(kctx *kong.Context) bool {

@@ -33,8 +33,10 @@ type mcpServeCmd struct {
 	HTTP string `name:"http" placeholder:"<host:port>" help:"Serve over MCP's Streamable HTTP transport at http://<host:port>/mcp instead of stdio: loopback only, every request with the bearer token (kept in the state directory, mode 0600; printed when first made)."`
 }
 
-// endsOnSignal: the HTTP server runs until interrupted.
-func (*mcpServeCmd) endsOnSignal() {}
+// endsOnSignal: the HTTP server runs until interrupted (over stdio the
+// host ends the server by closing its input, and a signal is an
+// interruption).
+func (cmd *mcpServeCmd) endsOnSignal() bool { return cmd.HTTP != "" }
 
 func (cmd *mcpServeCmd) Run(c *Context) error {
 	if cmd.HTTP != "" {

@@ -33,7 +33,7 @@ func flush(w io.Writer) {
 }
 
 // endsOnSignal: an interrupt is how serve is meant to end.
-func (*serveCmd) endsOnSignal() {}
+func (*serveCmd) endsOnSignal() bool { return true }
 
 func (cmd *serveCmd) Run(c *Context) error {
 	return exports.Serve(c, c.Env, exports.ServeRequest{

@@ -48,7 +48,7 @@ func Cites(ctx context.Context, env operations.Env, req CitesRequest) (*contract
 	for _, q := range queries {
 		rep.Queries = append(rep.Queries, q.CitesQuery)
 	}
-	m := &matcher{ctx: ctx, env: env, conns: conns, repos: repos, queries: queries, idents: map[string]string{}}
+	m := &matcher{ctx: ctx, env: env, conns: conns, repos: repos, queries: queries, idents: map[string]string{}, fresh: map[*evidenceRepo]*freshCache{}}
 	for _, t := range targets {
 		if err := t.ServeVerified(ctx, env); err != nil {
 			return nil, err
@@ -62,7 +62,7 @@ func Cites(ctx context.Context, env operations.Env, req CitesRequest) (*contract
 		}
 		ref := treeRef(t, res)
 		rep.Trees = append(rep.Trees, ref)
-		docs, err := citingDocsOf(ctx, env, t, res)
+		docs, err := citingDocsOf(ctx, env, t, res, m.want)
 		if err != nil {
 			return nil, err
 		}
@@ -137,6 +137,40 @@ type matcher struct {
 	idents  map[string]string // entry repository name -> identity
 	cands   []*candidate
 	docs    []*contracts.CitingDocument
+	fresh   map[*evidenceRepo]*freshCache
+}
+
+// want keeps, of a tree's index, the entries that may answer a query:
+// those citing a queried path, and those whose file is not known to
+// exist at its repository's head (it may have moved to a queried path).
+// A warm call so decodes a handful of entries, not the whole index.
+func (m *matcher) want(path, repository []byte) bool {
+	for _, q := range m.queries {
+		if q.Path == string(path) {
+			return true
+		}
+	}
+	f := m.freshOf(string(repository))
+	if f == nil {
+		return false // an unavailable repository: nothing can be traced there
+	}
+	there, known := f.present[string(path)]
+	return !known || !there
+}
+
+// freshOf is the freshness cache of an entry repository, nil when it is
+// unavailable or cannot be resolved (resolve reports that).
+func (m *matcher) freshOf(name string) *freshCache {
+	r, err := m.repos.get(m.ctx, name)
+	if err != nil || r.Unavailable != "" {
+		return nil
+	}
+	f, ok := m.fresh[r]
+	if !ok {
+		f = openFresh(m.ctx, m.env, r)
+		m.fresh[r] = f
+	}
+	return f
 }
 
 func (m *matcher) ident(name string) string {
@@ -206,18 +240,17 @@ func (m *matcher) resolve() ([]contracts.CitingDocument, error) {
 		}
 		byRepo[r] = append(byRepo[r], c)
 	}
-	traced := map[*candidate]*trace{}
 	for _, r := range order {
-		cs, err := m.keepPresent(r, byRepo[r])
+		fresh := m.freshOf(r.Name)
+		cs, err := m.keepPresent(r, byRepo[r], fresh)
 		if err != nil {
 			return nil, err
 		}
 		ts := make([]*trace, len(cs))
 		for i, c := range cs {
 			ts[i] = newTrace(citation{doc: c.doc.Path, src: c.src}, "")
-			traced[c] = ts[i]
 		}
-		if err := m.trace(r, ts); err != nil {
+		if err := m.trace(r, ts, fresh); err != nil {
 			return nil, err
 		}
 		for i, c := range cs {
@@ -240,29 +273,28 @@ func (m *matcher) resolve() ([]contracts.CitingDocument, error) {
 }
 
 // trace follows the entries of one repository to its head, taking what
-// was traced at this head before from the freshness cache.
-func (m *matcher) trace(r *evidenceRepo, ts []*trace) error {
+// was traced at this head before from the freshness cache (nil for an
+// unavailable repository).
+func (m *matcher) trace(r *evidenceRepo, ts []*trace, fresh *freshCache) error {
 	if r.Unavailable != "" {
 		for _, t := range ts {
 			t.status, t.message = contracts.DriftUnavailable, r.Unavailable
 		}
 		return nil
 	}
-	fresh := openFresh(m.ctx, m.env, r)
 	var todo []*trace
 	for _, t := range ts {
 		if !fresh.fill(t) {
 			todo = append(todo, t)
 		}
 	}
-	if len(todo) == 0 {
-		return nil
-	}
-	if err := traceAll(m.ctx, m.env.Git, r, todo); err != nil {
-		return err
-	}
-	for _, t := range todo {
-		fresh.put(t)
+	if len(todo) > 0 {
+		if err := traceAll(m.ctx, m.env.Git, r, todo); err != nil {
+			return err
+		}
+		for _, t := range todo {
+			fresh.put(t)
+		}
 	}
 	fresh.save()
 	return nil
@@ -270,28 +302,31 @@ func (m *matcher) trace(r *evidenceRepo, ts []*trace) error {
 
 // keepPresent drops the moved candidates whose file still exists at the
 // repository's head: only a file gone from its cited path can have moved
-// to a queried one. An unavailable repository keeps none of them.
-func (m *matcher) keepPresent(r *evidenceRepo, cs []*candidate) ([]*candidate, error) {
-	var moved []string
+// to a queried one. Which paths exist is kept in the freshness cache. An
+// unavailable repository keeps none of them.
+func (m *matcher) keepPresent(r *evidenceRepo, cs []*candidate, fresh *freshCache) ([]*candidate, error) {
+	if r.Unavailable != "" {
+		return slices.DeleteFunc(cs, func(c *candidate) bool { return c.moved }), nil
+	}
+	var unknown []string
+	seen := map[string]bool{}
 	for _, c := range cs {
-		if c.moved {
-			moved = append(moved, c.src.Path)
+		if _, known := fresh.present[c.src.Path]; c.moved && !known && !seen[c.src.Path] {
+			seen[c.src.Path] = true
+			unknown = append(unknown, c.src.Path)
 		}
 	}
-	if len(moved) == 0 {
-		return cs, nil
-	}
-	present := map[string]bool{}
-	if r.Unavailable == "" {
-		files, err := readModes(m.ctx, m.env, r, moved)
+	if len(unknown) > 0 {
+		files, err := readModes(m.ctx, m.env, r, unknown)
 		if err != nil {
 			return nil, err
 		}
-		for p, mode := range files {
-			present[p] = mode != ""
+		for _, p := range unknown {
+			fresh.present[p] = files[p] != ""
 		}
+		fresh.dirty = true
 	}
-	return slices.DeleteFunc(cs, func(c *candidate) bool { return c.moved && (present[c.src.Path] || r.Unavailable != "") }), nil
+	return slices.DeleteFunc(cs, func(c *candidate) bool { return c.moved && fresh.present[c.src.Path] }), nil
 }
 
 // matchMoved is the query a traced entry's current path and lines answer,

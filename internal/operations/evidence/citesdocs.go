@@ -20,7 +20,7 @@ import (
 // use), with a directory tree's uncommitted documents read from disk in
 // their place. A tree that is not in a commit (outside git, or not
 // committed yet) is read from disk whole.
-func citingDocsOf(ctx context.Context, env operations.Env, t operations.TreeTarget, res *sources.DirectoryResolution) ([]citingDoc, error) {
+func citingDocsOf(ctx context.Context, env operations.Env, t operations.TreeTarget, res *sources.DirectoryResolution, want wantSource) ([]citingDoc, error) {
 	var repo git.Repo
 	var gitDir string
 	switch {
@@ -30,39 +30,77 @@ func citingDocsOf(ctx context.Context, env operations.Env, t operations.TreeTarg
 		repo = git.Repo{Dir: res.RepositoryRoot}
 		gitDir = gitDirOf(ctx, env, repo)
 	default:
-		return diskCiting(t.Root)
+		return diskCiting(t.Root, want)
 	}
-	name := res.Head + "^{tree}"
-	if res.Subtree != "." {
-		name = res.Head + ":" + res.Subtree
-	}
-	objects, err := env.Git.OpenRepoObjects(ctx, repo)
+	docs, err := committedCiting(ctx, env, repo, gitDir, res.Head, res.Subtree, want)
 	if err != nil {
-		return nil, operations.GitError(err)
+		return nil, err
 	}
-	defer objects.Close()
-	ids, _, err := objects.Trees([]string{name})
-	if err != nil {
-		return nil, operations.GitError(err)
-	}
-	if ids[0] == "" {
-		return diskCiting(t.Root) // the tree is not in HEAD yet
-	}
-	docs, ok := loadCites(gitDir, ids[0])
-	if !ok {
-		if docs, err = buildCites(objects, gitDir, ids[0]); err != nil {
-			return nil, operations.GitError(err)
-		}
+	if docs == nil {
+		return diskCiting(t.Root, want) // the tree is not in HEAD yet
 	}
 	if t.Snapshot == nil && res.Dirty {
-		return overlayWorkTree(ctx, env, t.Root, res, docs)
+		return overlayWorkTree(ctx, env, t.Root, res, docs, want)
 	}
 	return docs, nil
 }
 
+// committedCiting is the index of the tree at subtree of commit: the
+// tree's id from the small map kept beside the indexes (else asked of
+// git), its index (else built from its objects). nil when the commit has
+// no tree there.
+func committedCiting(ctx context.Context, env operations.Env, repo git.Repo, gitDir, commit, subtree string, want wantSource) ([]citingDoc, error) {
+	var objects *git.Batch
+	open := func() error {
+		if objects != nil {
+			return nil
+		}
+		b, err := env.Git.OpenRepoObjects(ctx, repo)
+		if err != nil {
+			return operations.GitError(err)
+		}
+		objects = b
+		return nil
+	}
+	defer func() {
+		if objects != nil {
+			objects.Close()
+		}
+	}()
+	id := cachedTreeID(gitDir, commit, subtree)
+	if id == "" {
+		if err := open(); err != nil {
+			return nil, err
+		}
+		name := commit + "^{tree}"
+		if subtree != "." {
+			name = commit + ":" + subtree
+		}
+		ids, _, err := objects.Trees([]string{name})
+		if err != nil {
+			return nil, operations.GitError(err)
+		}
+		if id = ids[0]; id == "" {
+			return nil, nil
+		}
+		storeTreeID(gitDir, commit, subtree, id)
+	}
+	if docs, ok := loadCites(gitDir, id, want); ok {
+		return docs, nil
+	}
+	if err := open(); err != nil {
+		return nil, err
+	}
+	docs, err := buildCites(objects, gitDir, id)
+	if err != nil {
+		return nil, operations.GitError(err)
+	}
+	return filterCites(docs, want), nil
+}
+
 // overlayWorkTree replaces the committed documents a work tree changed,
 // added or removed with what the files hold now.
-func overlayWorkTree(ctx context.Context, env operations.Env, root string, res *sources.DirectoryResolution, docs []citingDoc) ([]citingDoc, error) {
+func overlayWorkTree(ctx context.Context, env operations.Env, root string, res *sources.DirectoryResolution, docs []citingDoc, want wantSource) ([]citingDoc, error) {
 	changed, err := env.Git.Status(ctx, res.RepositoryRoot, res.Subtree)
 	if err != nil {
 		return nil, operations.GitError(err)
@@ -89,7 +127,7 @@ func overlayWorkTree(ctx context.Context, env operations.Env, root string, res *
 			continue // removed, or not a regular file: verify reports it
 		}
 		if d := parseCiting(rel, data); d != nil {
-			out = append(out, *d)
+			out = append(out, filterCites([]citingDoc{*d}, want)...)
 		}
 	}
 	slices.SortFunc(out, func(a, b citingDoc) int { return strings.Compare(a.rel, b.rel) })
@@ -121,7 +159,7 @@ func readRegular(buf *[]byte, root, rel string) ([]byte, error) {
 }
 
 // diskCiting reads every document of a tree outside any commit.
-func diskCiting(root string) ([]citingDoc, error) {
+func diskCiting(root string, want wantSource) ([]citingDoc, error) {
 	stats, err := tree.ListDocuments(root)
 	if err != nil {
 		return nil, err
@@ -134,7 +172,7 @@ func diskCiting(root string) ([]citingDoc, error) {
 			continue
 		}
 		if d := parseCiting(s.Rel, data); d != nil {
-			out = append(out, *d)
+			out = append(out, filterCites([]citingDoc{*d}, want)...)
 		}
 	}
 	return out, nil

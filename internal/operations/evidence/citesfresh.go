@@ -33,6 +33,9 @@ type freshCache struct {
 	file    string // "" when there is nowhere to keep it
 	head    string
 	entries map[string]traced
+	// present says, for each cited path asked about, whether it exists
+	// at head (a regular file or not, it is there).
+	present map[string]bool
 	dirty   bool
 }
 
@@ -42,7 +45,7 @@ func freshKey(t *trace) string {
 
 // openFresh loads the freshness kept for r's head.
 func openFresh(ctx context.Context, env operations.Env, r *evidenceRepo) *freshCache {
-	f := &freshCache{head: r.Head, entries: map[string]traced{}}
+	f := &freshCache{head: r.Head, entries: map[string]traced{}, present: map[string]bool{}}
 	dir := gitDirOf(ctx, env, r.Repo)
 	if dir == "" || !validOID(r.Head) {
 		return f
@@ -58,8 +61,12 @@ func openFresh(ctx context.Context, env operations.Env, r *evidenceRepo) *freshC
 				}
 				f.entries[k] = v
 			}
+			for n := d.Count(); n > 0 && d.Err == nil; n-- {
+				p := d.String()
+				f.present[p] = d.Uvarint() == 1
+			}
 			if !d.Done() {
-				f.entries = map[string]traced{}
+				f.entries, f.present = map[string]traced{}, map[string]bool{}
 			}
 		}
 	}
@@ -111,6 +118,15 @@ func (f *freshCache) save() {
 		for _, c := range v.commits {
 			b = cachefile.AppendString(b, c)
 		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(f.present)))
+	for p, there := range f.present {
+		b = cachefile.AppendString(b, p)
+		v := uint64(0)
+		if there {
+			v = 1
+		}
+		b = binary.AppendUvarint(b, v)
 	}
 	if cachefile.Write(f.file, cachefile.Seal(b)) {
 		pruneCites(filepath.Dir(f.file))

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -46,15 +47,35 @@ func citesFile(gitDir, id string) string {
 	return filepath.Join(gitDir, filepath.FromSlash(citesDir), id)
 }
 
+// wantSource chooses the entries a caller needs (nil: all): decoding
+// only those keeps a warm call from allocating the whole index.
+type wantSource func(path, repository []byte) bool
+
 // loadCites reads the index of a tree, ok false when there is none that
-// this binary wrote whole.
-func loadCites(gitDir, id string) ([]citingDoc, bool) {
+// this binary wrote whole; only the documents with an entry want keeps
+// are returned, with those entries.
+func loadCites(gitDir, id string, want wantSource) ([]citingDoc, bool) {
 	data, err := os.ReadFile(citesFile(gitDir, id))
 	if err != nil {
 		return nil, false
 	}
-	docs, err := decodeCites(data, id)
+	docs, err := decodeCites(data, id, want)
 	return docs, err == nil
+}
+
+// filterCites keeps what want keeps of docs built whole.
+func filterCites(docs []citingDoc, want wantSource) []citingDoc {
+	if want == nil {
+		return docs
+	}
+	var out []citingDoc
+	for _, d := range docs {
+		d.sources = slices.DeleteFunc(slices.Clone(d.sources), func(s tree.Source) bool { return !want([]byte(s.Path), []byte(s.Repository)) })
+		if len(d.sources) > 0 {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // buildCites reads every document of the tree object id through objects
@@ -158,7 +179,7 @@ func encodeCites(id string, docs []citingDoc) []byte {
 	return cachefile.Seal(b)
 }
 
-func decodeCites(data []byte, id string) ([]citingDoc, error) {
+func decodeCites(data []byte, id string, want wantSource) ([]citingDoc, error) {
 	d, err := cachefile.Open(data, citesMagic, citesFingerprint())
 	if err != nil {
 		return nil, err
@@ -166,14 +187,18 @@ func decodeCites(data []byte, id string) ([]citingDoc, error) {
 	if d.String() != id {
 		return nil, cachefile.ErrCorrupt
 	}
-	docs := make([]citingDoc, d.Count())
-	for i := range docs {
-		docs[i] = citingDoc{rel: d.String(), title: d.String(), description: d.String()}
-		docs[i].sources = make([]tree.Source, d.Count())
-		for k := range docs[i].sources {
-			s := &docs[i].sources[k]
-			s.Index, s.Line = int(d.Uvarint()), int(d.Uvarint())
-			s.Path, s.Lines, s.Commit, s.Sha256, s.Repository = d.String(), d.String(), d.String(), d.String(), d.String()
+	var docs []citingDoc
+	for n := d.Count(); n > 0 && d.Err == nil; n-- {
+		rel, title, desc := d.Bytes(), d.Bytes(), d.Bytes()
+		var kept []tree.Source
+		for k := d.Count(); k > 0 && d.Err == nil; k-- {
+			index, line := int(d.Uvarint()), int(d.Uvarint())
+			path, lines, commit, digest, repo := d.Bytes(), d.Bytes(), d.Bytes(), d.Bytes(), d.Bytes()
+			if want != nil && !want(path, repo) {
+				continue
+			}
+			s := tree.Source{Index: index, Line: line}
+			s.Path, s.Lines, s.Commit, s.Sha256, s.Repository = string(path), string(lines), string(commit), string(digest), string(repo)
 			if s.Lines != "" {
 				r, err := tree.ParseLineRange(s.Lines)
 				if err != nil {
@@ -181,10 +206,50 @@ func decodeCites(data []byte, id string) ([]citingDoc, error) {
 				}
 				s.Range = r
 			}
+			kept = append(kept, s)
+		}
+		if len(kept) > 0 {
+			docs = append(docs, citingDoc{rel: string(rel), title: string(title), description: string(desc), sources: kept})
 		}
 	}
 	if !d.Done() {
 		return nil, cachefile.ErrCorrupt
 	}
 	return docs, nil
+}
+
+// The tree ids of commits' subtrees are kept beside the indexes
+// (tree-<commit>: lines "<tree id> <subtree>"), so a warm call asks git
+// nothing to find its index. A commit's trees never change; a line that
+// is not a well-formed id is ignored.
+
+func treeIDFile(gitDir, commit string) string {
+	return filepath.Join(gitDir, filepath.FromSlash(citesDir), "tree-"+commit)
+}
+
+func cachedTreeID(gitDir, commit, subtree string) string {
+	if gitDir == "" || !validOID(commit) {
+		return ""
+	}
+	data, err := os.ReadFile(treeIDFile(gitDir, commit))
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if id, sub, ok := strings.Cut(line, " "); ok && sub == subtree && validOID(id) {
+			return id
+		}
+	}
+	return ""
+}
+
+func storeTreeID(gitDir, commit, subtree, id string) {
+	if gitDir == "" || !validOID(commit) || strings.ContainsAny(subtree, "\n") {
+		return
+	}
+	file := treeIDFile(gitDir, commit)
+	old, _ := os.ReadFile(file)
+	if cachefile.Write(file, append(old, []byte(id+" "+subtree+"\n")...)) {
+		pruneCites(filepath.Dir(file))
+	}
 }

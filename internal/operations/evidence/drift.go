@@ -115,6 +115,7 @@ func Freshness(ctx context.Context, env operations.Env, t operations.TreeTarget)
 	if err != nil {
 		return nil, err
 	}
+	repos.lenient = true
 	_, byDoc, err := traceTree(ctx, env, repos, t, "")
 	if err != nil {
 		return nil, err

@@ -31,6 +31,10 @@ type evidenceRepos struct {
 	conns   []sources.Connection
 	at      string // --at: the project revision checked ("" for HEAD)
 	byName  map[string]*evidenceRepo
+	// lenient makes a project outside git a repository that is
+	// unavailable (its entries say so) instead of an error: for views
+	// such as the site, which show sources but do not check them.
+	lenient bool
 }
 
 func newEvidenceRepos(ctx context.Context, env operations.Env, at string) (*evidenceRepos, error) {
@@ -73,6 +77,9 @@ func (e *evidenceRepos) seed(name string, r *evidenceRepo) {
 // projectRepo is the work tree of the project the trees describe.
 func (e *evidenceRepos) projectRepo(ctx context.Context) (*evidenceRepo, error) {
 	top := e.project.Checkout
+	if top == "" && e.lenient {
+		return &evidenceRepo{Unavailable: fmt.Sprintf("%s is not in a git repository", e.project.Root)}, nil
+	}
 	if top == "" {
 		return nil, contracts.Errorf(contracts.CodeNoRepository, "evidence paths are relative to the project's git repository, and %s is not in one", e.project.Root)
 	}
