@@ -87,6 +87,18 @@ type DriftSource struct {
 	Message      string   `json:"message,omitempty"`
 }
 
+// Cited is what the entry cites in words: [repository:]path[:lines].
+func (s DriftSource) Cited() string {
+	cited := s.Path
+	if s.Lines != "" {
+		cited += ":" + s.Lines
+	}
+	if s.Repository != "" {
+		cited = s.Repository + ":" + cited
+	}
+	return cited
+}
+
 // ExitCode is 1 when anything drifted.
 func (r *DriftReport) ExitCode() int { return exitIf(!r.OK) }
 

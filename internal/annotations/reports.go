@@ -96,13 +96,7 @@ func codeLocation(s contracts.DriftSource) *Location {
 }
 
 func driftText(doc string, s contracts.DriftSource) string {
-	cited := s.Path
-	if s.Lines != "" {
-		cited += ":" + s.Lines
-	}
-	if s.Repository != "" {
-		cited = s.Repository + ":" + cited
-	}
+	cited := s.Cited()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s cites %s, %s", doc, cited, s.Status)
 	if s.Since != "" {

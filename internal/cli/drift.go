@@ -71,13 +71,7 @@ func (c *Context) printDrift(rep *contracts.DriftReport) {
 
 // driftLine is one drifted entry in words.
 func driftLine(s contracts.DriftSource) string {
-	cited := s.Path
-	if s.Lines != "" {
-		cited += ":" + s.Lines
-	}
-	if s.Repository != "" {
-		cited = s.Repository + ":" + cited
-	}
+	cited := s.Cited()
 	var b strings.Builder
 	b.WriteString(cited + " " + s.Status)
 	if s.Since != "" {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
-	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
 // HTTPPath is where the Streamable HTTP endpoint is served.
@@ -52,10 +51,8 @@ func ListenLoopback(addr string) (net.Listener, error) {
 // come from that address too (DNS rebinding: a web page's script reaching
 // 127.0.0.1 through a name it controls is refused with 403).
 func ServeHTTP(ctx context.Context, env operations.Env, version string, ln net.Listener, token string) error {
-	if env.Resolved == nil {
-		env.Resolved = sources.NewResolveCache()
-		defer env.Resolved.Close()
-	}
+	env, closeCache := withResolveCache(env)
+	defer closeCache()
 	srv, err := New(env, version)
 	if err != nil {
 		return err

@@ -54,14 +54,22 @@ func New(env operations.Env, version string) (*sdk.Server, error) {
 	return srv, nil
 }
 
+// withResolveCache gives a server that runs for a host's session a cache
+// of what git says about checkouts (unless env has one), and its closing.
+func withResolveCache(env operations.Env) (operations.Env, func()) {
+	if env.Resolved != nil {
+		return env, func() {}
+	}
+	env.Resolved = sources.NewResolveCache()
+	return env, env.Resolved.Close
+}
+
 // Serve runs the server over stdio (newline-delimited JSON-RPC on in and
 // out) until the client closes its end or ctx is cancelled (SIGTERM).
 // Malformed input is answered with JSON-RPC errors and never ends it.
 func Serve(ctx context.Context, env operations.Env, version string, in io.Reader, out io.WriteCloser) error {
-	if env.Resolved == nil {
-		env.Resolved = sources.NewResolveCache()
-		defer env.Resolved.Close()
-	}
+	env, done := withResolveCache(env)
+	defer done()
 	srv, err := New(env, version)
 	if err != nil {
 		return err

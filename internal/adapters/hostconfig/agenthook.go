@@ -17,7 +17,6 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 )
 
 // ReadHook is the hook's settings for Claude Code: the tools it follows
@@ -99,13 +98,7 @@ func rewriteSettings(file string, install bool) (bool, error) {
 	if !changed {
 		return false, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return false, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", filepath.Dir(file), err)
-	}
-	if err := atomicfile.Write(file, out, 0o644); err != nil {
-		return false, contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", file, err)
-	}
-	return true, nil
+	return true, replaceFile(file, out)
 }
 
 // refuseSymlinks refuses a settings file that is a symlink or lies in a

@@ -48,13 +48,19 @@ func (h Host) Write(file string) (changed bool, err error) {
 	if !changed {
 		return false, nil
 	}
+	return true, replaceFile(file, out)
+}
+
+// replaceFile writes a configuration file atomically, its directory made
+// as needed.
+func replaceFile(file string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return false, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", filepath.Dir(file), err)
+		return contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", filepath.Dir(file), err)
 	}
-	if err := atomicfile.Write(file, out, 0o644); err != nil {
-		return false, contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", file, err)
+	if err := atomicfile.Write(file, data, 0o644); err != nil {
+		return contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", file, err)
 	}
-	return true, nil
+	return nil
 }
 
 // linkTarget follows file's symlinks to the path they end at, which need
