@@ -137,6 +137,7 @@ var refusals = map[ErrorCode]bool{
 	CodeHostConfigInvalid:  true,
 	CodeEvidenceUnresolved: true,
 	CodeSiteOutputForeign:  true,
+	CodeEvalSetChanged:     true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

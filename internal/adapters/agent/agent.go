@@ -67,8 +67,10 @@ type Request struct {
 	Env     []string
 	Prompt  string
 	Timeout time.Duration
-	// Output receives the agent's stdout and stderr.
+	// Output receives the agent's stdout, and its stderr unless Stderr
+	// is set.
 	Output interface{ Write([]byte) (int, error) }
+	Stderr interface{ Write([]byte) (int, error) }
 	// Started, when set, is called with the agent's pid (which is also its
 	// process group id) once it runs.
 	Started func(pid int)
@@ -100,6 +102,9 @@ func Run(ctx context.Context, req Request) Result {
 	cmd.Env = req.Env
 	cmd.Stdin = strings.NewReader(req.Prompt)
 	cmd.Stdout, cmd.Stderr = req.Output, req.Output
+	if req.Stderr != nil {
+		cmd.Stderr = req.Stderr
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// A child that keeps our output pipe open must not hold Wait forever.
 	cmd.WaitDelay = time.Second
