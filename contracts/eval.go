@@ -25,12 +25,12 @@ type EvalSetRef struct {
 }
 
 // EvalFreezeResult is the result of `eval freeze`: the digest recorded in
-// the set's lock file (File + ".lock"); Changed when it differs from the
+// the set's frozen file (evals/<name>.frozen); Changed when it differs from the
 // one recorded before.
 type EvalFreezeResult struct {
 	SchemaVersion int        `json:"schemaVersion"`
 	Set           EvalSetRef `json:"set"`
-	LockFile      string     `json:"lockFile"`
+	FrozenFile    string     `json:"frozenFile"`
 	Changed       bool       `json:"changed"`
 }
 

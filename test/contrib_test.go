@@ -2,6 +2,7 @@ package test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/cli"
+	"github.com/git-context-tree/git-context-tree/internal/eval"
 )
 
 // TestCleanupWorkflow checks contrib's GitHub Actions cleanup workflow: a
@@ -110,5 +112,26 @@ func TestDriftWorkflow(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := cli.Main(args, strings.NewReader(""), &stdout, &stderr); code == contracts.ExitUsage {
 		t.Errorf("%q: usage error\n%s", args, stderr.String())
+	}
+}
+
+// TestExampleEvalSetIsFrozen: the example question set's frozen digest is
+// the set's own, so `eval run examples/evals/handbook.toml` runs as shipped.
+func TestExampleEvalSetIsFrozen(t *testing.T) {
+	data, err := os.ReadFile("../examples/evals/handbook.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := eval.ParseSet("examples/evals/handbook.toml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frozen struct{ Digest string }
+	raw, err := os.ReadFile("../examples/evals/handbook.frozen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &frozen); err != nil || frozen.Digest != s.Digest() {
+		t.Errorf("examples/evals/handbook.frozen holds %q, the set is %s: run git context-tree eval freeze examples/evals/handbook.toml (%v)", frozen.Digest, s.Digest(), err)
 	}
 }

@@ -24,7 +24,7 @@
 //	mkfifo <file>                            a named pipe
 //	hardlink <old> <new>                     a second name for a file
 //	cptree <src> <dst>                       copy a directory tree
-//	envfile <VAR> <file|stdout>              set VAR to a file's first line
+//	envfile <VAR> <file|stdout> [<path>]     set VAR to a file's first line, or a JSON string at path
 //	jsonschema <file|stdout> <schema>        validate against a contract schema
 package test
 
@@ -421,12 +421,22 @@ func cmdCptree(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdEnvFile: `envfile <VAR> <file>` sets VAR to the file's first line
-// (say, `exec git rev-parse HEAD` then `envfile HEAD stdout`).
+// (say, `exec git rev-parse HEAD` then `envfile HEAD stdout`); with a
+// path, to the JSON string there (`envfile RUN stdout id`).
 func cmdEnvFile(ts *testscript.TestScript, neg bool, args []string) {
 	noNeg(ts, neg, "envfile")
-	if len(args) != 2 {
-		ts.Fatalf("usage: envfile <VAR> <file>")
+	switch len(args) {
+	case 2:
+		line, _, _ := strings.Cut(ts.ReadFile(args[1]), "\n")
+		ts.Setenv(args[0], line)
+	case 3:
+		v, err := lookup(readJSON(ts, args[1]), args[2])
+		str, ok := v.(string)
+		if err != nil || !ok {
+			ts.Fatalf("envfile: %s in %s is not a string: %v", args[2], args[1], err)
+		}
+		ts.Setenv(args[0], str)
+	default:
+		ts.Fatalf("usage: envfile <VAR> <file> [<json path>]")
 	}
-	line, _, _ := strings.Cut(ts.ReadFile(args[1]), "\n")
-	ts.Setenv(args[0], line)
 }

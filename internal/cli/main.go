@@ -42,6 +42,7 @@ type commands struct {
 	Drift    driftCmd    `cmd:"" help:"List documents whose cited sources changed since they were read."`
 	Evidence evidenceCmd `cmd:"" help:"Stamp documents' sources with the current commit and digest."`
 	Cites    citesCmd    `cmd:"" help:"List the documents that cite a code path (or lines of it), and whether they are still true."`
+	Eval     evalCmd     `cmd:"" help:"Measure whether the tree helps agents: frozen questions, recorded runs, blind grades, a report."`
 
 	Connect    connectCmd    `cmd:"" group:"project" help:"Declare a tree (directory or GitHub repository) in .context-tree.json."`
 	Disconnect disconnectCmd `cmd:"" group:"project" help:"Remove a tree's declaration (and nothing else)."`
