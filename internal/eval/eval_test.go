@@ -123,11 +123,11 @@ func TestParseSet(t *testing.T) {
 		t.Error("the digest depends on formatting")
 	}
 	for text, want := range map[string]string{
-		good + "extra = 1\n":                              "evals/s.toml:6: unknown key question.extra",
-		"[[question]]\nid = \"q1\"\nquestion = \"x\"\n":   "has no criteria",
-		good + good:                                       "appears twice",
+		good + "extra = 1\n":                            "evals/s.toml:6: unknown key question.extra",
+		"[[question]]\nid = \"q1\"\nquestion = \"x\"\n": "has no criteria",
+		good + good: "appears twice",
 		"[[question]]\nid = \"bad id\"\nquestion = \"x\"\ncriteria = \"y\"\n": "must be",
-		"":                                                "has no [[question]]",
+		"": "has no [[question]]",
 	} {
 		_, err := ParseSet("evals/s.toml", []byte(text))
 		if err == nil || !strings.Contains(err.Error(), want) {
