@@ -12,12 +12,23 @@ const (
 	ProfileCustom   = "custom"    // sections from .ctxfile.json export.include
 )
 
-// Ctxfile sections this tool can produce (the convention names more:
-// plan, notionPages, sessions, sessionSummary).
+// Ctxfile sections: the convention's names. This tool has no plan, Notion
+// pages, sessions or notes: those members are null or empty when listed.
 const (
-	SectionGitState = "gitState"
-	SectionKeyFiles = "keyFiles"
+	SectionPlan           = "plan"
+	SectionGitState       = "gitState"
+	SectionKeyFiles       = "keyFiles"
+	SectionKeyFileContent = "keyFileContent"
+	SectionNotionPages    = "notionPages"
+	SectionSessions       = "sessions"
+	SectionSessionSummary = "sessionSummary"
+	SectionNotes          = "notes"
+	SectionNoteContent    = "noteContent"
 )
+
+// CtxfileSections are the convention's section names, in envelope order.
+var CtxfileSections = []string{SectionPlan, SectionGitState, SectionKeyFiles, SectionKeyFileContent, SectionNotionPages,
+	SectionSessions, SectionSessionSummary, SectionNotes, SectionNoteContent}
 
 // CtxfileEnvelope is .ctxfile/context.json (`git context-tree schema
 // ctxfile`). Absolute paths never appear in it.
@@ -34,12 +45,17 @@ type CtxfileEnvelope struct {
 	Context  CtxfileContext `json:"context"`
 }
 
-// CtxfileContext is the envelope's camelCase context object. Sections not
-// listed in the envelope's sections are absent.
+// CtxfileContext is the envelope's camelCase context object, with every
+// member the convention's producer types (a reader typed from them
+// accepts it): plan and sessionSummary are null, notionPages empty, and a
+// section not listed in the envelope's sections is null or empty.
 type CtxfileContext struct {
-	Meta     CtxfileMeta      `json:"meta"`
-	GitState *CtxfileGitState `json:"gitState,omitempty"`
-	KeyFiles []CtxfileKeyFile `json:"keyFiles,omitzero"`
+	Meta           CtxfileMeta      `json:"meta"`
+	Plan           *string          `json:"plan"`
+	KeyFiles       []CtxfileKeyFile `json:"keyFiles"`
+	GitState       *CtxfileGitState `json:"gitState"`
+	NotionPages    []any            `json:"notionPages"`
+	SessionSummary *string          `json:"sessionSummary"`
 }
 
 // CtxfileMeta says what produced the context and from which trees.
@@ -61,7 +77,10 @@ type CtxfileTree struct {
 	Selector string `json:"selector"`
 	Exact    string `json:"exact,omitempty"`
 	// Path is the tree root relative to the project root, when inside it.
-	Path      string `json:"path,omitempty"`
+	Path string `json:"path,omitempty"`
+	// Prefix begins the keyFiles paths of the tree's documents: its path
+	// in the project, or for a git source its repository's name.
+	Prefix    string `json:"prefix"`
 	Title     string `json:"title"`
 	Commit    string `json:"commit,omitempty"`
 	Dirty     *bool  `json:"dirty,omitempty"`
@@ -70,7 +89,8 @@ type CtxfileTree struct {
 }
 
 // CtxfileKeyFile is one document in the manifest. Path is relative to the
-// project root when the tree lies inside it, else to the tree root.
+// project's repository root: the tree's prefix joined with the document's
+// path in the tree.
 type CtxfileKeyFile struct {
 	Path       string `json:"path"`
 	Tree       string `json:"tree"`
@@ -79,16 +99,34 @@ type CtxfileKeyFile struct {
 	Tokens     int    `json:"tokens"`
 	Truncated  bool   `json:"truncated"`
 	Redactions int    `json:"redactions"`
-	// Body is the document without frontmatter, redacted (profile full).
-	Body *string `json:"body,omitempty"`
+	// Content is the document without frontmatter, redacted (section
+	// keyFileContent: profile full, or custom naming it).
+	Content *string `json:"content,omitempty"`
 }
 
-// CtxfileGitState is the project checkout's state.
+// CtxfileGitState is the project checkout's state, as the convention's
+// producer types it (branch, ahead, behind, the staged, modified and
+// untracked paths, the last commits, a diff summary), plus head, upstream
+// and dirty. Paths are repository-relative; .ctxfile/ itself is left out.
 type CtxfileGitState struct {
-	Branch   *string `json:"branch"` // null when detached
-	Head     string  `json:"head,omitempty"`
-	Upstream string  `json:"upstream,omitempty"`
-	Ahead    *int    `json:"ahead,omitempty"`
-	Behind   *int    `json:"behind,omitempty"`
-	Dirty    bool    `json:"dirty"`
+	Branch      *string         `json:"branch"` // null when detached
+	Ahead       int             `json:"ahead"`  // 0 without an upstream
+	Behind      int             `json:"behind"`
+	Staged      []string        `json:"staged"`
+	Modified    []string        `json:"modified"`
+	Untracked   []string        `json:"untracked"`
+	Commits     []CtxfileCommit `json:"commits"`
+	DiffSummary string          `json:"diffSummary"`
+	Head        string          `json:"head,omitempty"`
+	Upstream    string          `json:"upstream,omitempty"`
+	Dirty       bool            `json:"dirty"`
+}
+
+// CtxfileCommit is one of the last commits: full hash, subject
+// (redacted), author name and author date (RFC 3339).
+type CtxfileCommit struct {
+	Hash    string `json:"hash"`
+	Message string `json:"message"`
+	Author  string `json:"author"`
+	Date    string `json:"date"`
 }

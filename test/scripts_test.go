@@ -26,6 +26,7 @@
 //	cptree <src> <dst>                       copy a directory tree
 //	envfile <VAR> <file|stdout> [<path>]     set VAR to a file's first line, or a JSON string at path
 //	jsonschema <file|stdout> <schema>        validate against a contract schema
+//	ctxfilereader <file>                     a reader typed from the .ctxfile convention accepts it
 package test
 
 import (
@@ -137,6 +138,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"cptree":           cmdCptree,
 	"envfile":          cmdEnvFile,
 	"jsonschema":       cmdJSONSchema,
+	"ctxfilereader":    cmdCtxfileReader,
 }
 
 func noNeg(ts *testscript.TestScript, neg bool, name string) {

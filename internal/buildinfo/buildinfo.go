@@ -6,6 +6,8 @@ package buildinfo
 import (
 	"fmt"
 	"os"
+	"regexp"
+	"strings"
 	"runtime"
 	"runtime/debug"
 
@@ -54,3 +56,32 @@ func Fingerprint() string {
 	}
 	return fp
 }
+
+// Semver is the binary's version as a semantic version without a "v":
+// a release's own ("0.3.0"), else 0.0.0-dev with the commit it was built
+// from as build metadata ("0.0.0-dev+1a2b3c4d5e6f", "+dirty" appended to
+// a modified tree's), for a source build, a pseudo-version or go test.
+func Semver() string {
+	v := Read()
+	if semverRelease.MatchString(v.Version) && !pseudoVersion.MatchString(v.Version) {
+		return strings.TrimPrefix(v.Version, "v")
+	}
+	meta := v.Revision
+	if len(meta) > 12 {
+		meta = meta[:12]
+	}
+	if v.Modified {
+		meta += ".dirty"
+	}
+	if meta == "" {
+		return "0.0.0-dev"
+	}
+	return "0.0.0-dev+" + strings.TrimPrefix(meta, ".")
+}
+
+// semverRelease is a tagged release: vMAJOR.MINOR.PATCH with an optional
+// pre-release, never a Go pseudo-version (v0.0.0-20260101120000-abcdef).
+var semverRelease = regexp.MustCompile(`^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?$`)
+
+// pseudoVersion is Go's version of an untagged commit.
+var pseudoVersion = regexp.MustCompile(`-(0\.)?[0-9]{14}-[0-9a-f]{12}(\+incompatible)?$`)

@@ -2,6 +2,7 @@ package buildinfo
 
 import (
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -14,5 +15,19 @@ func TestRead(t *testing.T) {
 	}
 	if v.Version == "" || Version() != v.Version {
 		t.Errorf("Version() = %q, Read().Version = %q", Version(), v.Version)
+	}
+}
+
+func TestSemverPatterns(t *testing.T) {
+	for v, release := range map[string]bool{
+		"v0.3.0": true, "v1.2.3-rc.1": true, "(devel)": false,
+		"v0.0.0-20260101120000-abcdefabcdef": false, "v1.2.4-0.20260101120000-abcdefabcdef": false,
+	} {
+		if got := semverRelease.MatchString(v) && !pseudoVersion.MatchString(v); got != release {
+			t.Errorf("%s: release %v, want %v", v, got, release)
+		}
+	}
+	if s := Semver(); !strings.HasPrefix(s, "0.0.0-dev") && !semverRelease.MatchString("v"+s) {
+		t.Errorf("Semver() = %q", s)
 	}
 }

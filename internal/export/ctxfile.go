@@ -12,36 +12,34 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/redact"
 )
 
-// knownSections are the convention's section names, in the order an
-// envelope lists them. This tool produces gitState and keyFiles; a custom
-// allowlist may name the others, which are then simply not present.
-var knownSections = []string{"plan", contracts.SectionGitState, contracts.SectionKeyFiles, "notionPages", "sessions", "sessionSummary"}
-
-// Sections is what an envelope of profile carries: inGit says whether a
-// gitState exists; include is the custom profile's allowlist.
+// Sections is what an envelope of profile lists, as the convention's
+// producer does (repo-safe lists plan even though it is null): inGit says
+// whether a gitState exists; include is the custom profile's allowlist.
 func Sections(profile string, include []string, inGit bool) ([]string, error) {
-	available := []string{contracts.SectionKeyFiles}
-	if inGit {
-		available = []string{contracts.SectionGitState, contracts.SectionKeyFiles}
-	}
+	var want []string
 	switch profile {
-	case "", contracts.ProfileRepoSafe, contracts.ProfileFull:
-		return available, nil
+	case "", contracts.ProfileRepoSafe:
+		want = []string{contracts.SectionPlan, contracts.SectionGitState, contracts.SectionKeyFiles}
+	case contracts.ProfileFull:
+		want = []string{contracts.SectionPlan, contracts.SectionGitState, contracts.SectionKeyFiles, contracts.SectionKeyFileContent,
+			contracts.SectionNotionPages, contracts.SectionSessionSummary}
 	case contracts.ProfileCustom:
 		for _, s := range include {
-			if !slices.Contains(knownSections, s) {
-				return nil, contracts.Errorf(contracts.CodeCtxfileConfigInvalid, ".ctxfile.json export.include names %q, which is no section of the .ctxfile convention (%v)", s, knownSections)
+			if !slices.Contains(contracts.CtxfileSections, s) {
+				return nil, contracts.Errorf(contracts.CodeCtxfileConfigInvalid, ".ctxfile.json export.include names %q, which is no section of the .ctxfile convention (%v)", s, contracts.CtxfileSections)
 			}
 		}
-		var out []string
-		for _, s := range available {
-			if slices.Contains(include, s) {
-				out = append(out, s)
-			}
-		}
-		return out, nil
+		want = include
+	default:
+		return nil, contracts.Errorf(contracts.CodeUsage, "unknown profile %q; use repo-safe, full or custom", profile)
 	}
-	return nil, contracts.Errorf(contracts.CodeUsage, "unknown profile %q; use repo-safe, full or custom", profile)
+	out := []string{}
+	for _, s := range contracts.CtxfileSections {
+		if slices.Contains(want, s) && (s != contracts.SectionGitState || inGit) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
 
 // CtxfileTree is one tree's part of an envelope.
@@ -84,7 +82,7 @@ func Envelope(in CtxfileInput) contracts.CtxfileEnvelope {
 		Context: contracts.CtxfileContext{Meta: contracts.CtxfileMeta{
 			Tool: "git-context-tree", ToolVersion: in.ToolVersion, Encoding: in.Encoding,
 			Trees: []contracts.CtxfileTree{}, Commit: sha,
-		}},
+		}, KeyFiles: []contracts.CtxfileKeyFile{}, NotionPages: []any{}},
 	}
 	if env.Sections == nil {
 		env.Sections = []string{}
@@ -97,9 +95,9 @@ func Envelope(in CtxfileInput) contracts.CtxfileEnvelope {
 			m.Tokens += d.Tokens
 			kf := contracts.CtxfileKeyFile{Path: path.Join(t.Prefix, d.Path), Tree: m.Selector, Title: d.Title,
 				Class: d.Class, Tokens: d.Tokens, Redactions: d.Redactions}
-			if in.Profile == contracts.ProfileFull {
+			if slices.Contains(in.Sections, contracts.SectionKeyFileContent) {
 				body := d.Body
-				kf.Body = &body
+				kf.Content = &body
 			}
 			files = append(files, kf)
 		}
@@ -108,11 +106,8 @@ func Envelope(in CtxfileInput) contracts.CtxfileEnvelope {
 		}
 		env.Context.Meta.Trees = append(env.Context.Meta.Trees, m)
 	}
-	if slices.Contains(in.Sections, contracts.SectionKeyFiles) {
+	if slices.Contains(in.Sections, contracts.SectionKeyFiles) && files != nil {
 		env.Context.KeyFiles = files
-		if files == nil {
-			env.Context.KeyFiles = []contracts.CtxfileKeyFile{}
-		}
 	}
 	if slices.Contains(in.Sections, contracts.SectionGitState) {
 		env.Context.GitState = in.GitState

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"slices"
 	"fmt"
 	"strings"
 
@@ -48,12 +49,18 @@ func renderContextMD(env contracts.CtxfileEnvelope) string {
 			branch = "`" + *g.Branch + "`"
 		}
 		fmt.Fprintf(&b, "- Branch: %s\n", branch)
-		if g.Upstream != "" && g.Ahead != nil && g.Behind != nil {
-			fmt.Fprintf(&b, "- Upstream: `%s`, %d ahead, %d behind\n", g.Upstream, *g.Ahead, *g.Behind)
+		if g.Upstream != "" {
+			fmt.Fprintf(&b, "- Upstream: `%s`, %d ahead, %d behind\n", g.Upstream, g.Ahead, g.Behind)
 		}
 		fmt.Fprintf(&b, "- Uncommitted changes: %s\n", yesNo(g.Dirty))
+		if g.DiffSummary != "" {
+			fmt.Fprintf(&b, "- Diff: %s\n", g.DiffSummary)
+		}
+		for _, c := range g.Commits {
+			fmt.Fprintf(&b, "- `%.12s` %s (%s)\n", c.Hash, c.Message, c.Author)
+		}
 	}
-	if env.Context.KeyFiles != nil {
+	if slices.Contains(env.Sections, contracts.SectionKeyFiles) {
 		writeKeyFiles(&b, env.Context.KeyFiles)
 	}
 	return b.String()
@@ -65,15 +72,15 @@ func writeKeyFiles(b *strings.Builder, files []contracts.CtxfileKeyFile) {
 		fmt.Fprintf(b, "| `%s` | %s | %d | %d |\n", cell(f.Path), cell(f.Title), f.Tokens, f.Redactions)
 	}
 	for _, f := range files {
-		if f.Body == nil {
+		if f.Content == nil {
 			continue
 		}
 		fmt.Fprintf(b, "\n### %s\n\n", f.Path)
-		if *f.Body != "" {
+		if *f.Content != "" {
 			// A fence longer than any backtick run inside keeps the body
 			// from ending it.
-			fence := strings.Repeat("`", max(3, longestRun(*f.Body, '`')+1))
-			fmt.Fprintf(b, "%smarkdown\n%s%s\n", fence, *f.Body, fence)
+			fence := strings.Repeat("`", max(3, longestRun(*f.Content, '`')+1))
+			fmt.Fprintf(b, "%smarkdown\n%s%s\n", fence, *f.Content, fence)
 		}
 	}
 }

@@ -22,7 +22,7 @@ func envelopeInput(t *testing.T, profile string) CtxfileInput {
 		t.Fatal(err)
 	}
 	return CtxfileInput{
-		Profile: profile, Sections: sections, ToolVersion: "v1.2.3", Encoding: c.Encoding,
+		Profile: profile, Sections: sections, ToolVersion: "1.2.3", Encoding: c.Encoding,
 		GeneratedAt: time.Date(2026, 7, 10, 18, 0, 0, 0, time.UTC), SnapshotAt: time.Date(2026, 7, 10, 17, 59, 58, 412e6, time.UTC),
 		GitSHA: "736fc31c691be62121b2bd1636b234e9958ea9f3", RootName: "my-project",
 		Trees: []CtxfileTree{{
@@ -30,7 +30,9 @@ func envelopeInput(t *testing.T, profile string) CtxfileInput {
 			Prefix: "docs/context",
 			Docs:   sample(t, c),
 		}},
-		GitState: &contracts.CtxfileGitState{Branch: &branch, Head: "736fc31c691be62121b2bd1636b234e9958ea9f3", Upstream: "origin/main", Ahead: &ahead, Behind: &behind},
+		GitState: &contracts.CtxfileGitState{Branch: &branch, Head: "736fc31c691be62121b2bd1636b234e9958ea9f3", Upstream: "origin/main", Ahead: ahead, Behind: behind,
+			Staged: []string{}, Modified: []string{"src/a.go"}, Untracked: []string{}, DiffSummary: "1 file changed, 1 insertion(+)",
+			Commits: []contracts.CtxfileCommit{{Hash: "736fc31c691be62121b2bd1636b234e9958ea9f3", Message: "Ship it", Author: "Ada", Date: "2026-07-10T17:00:00Z"}}},
 	}
 }
 
@@ -42,13 +44,14 @@ func TestEnvelope(t *testing.T) {
 	}
 	head := `{
   "ctxfile_schema": "1",
-  "ctxfile_version": "v1.2.3",
+  "ctxfile_version": "1.2.3",
   "profile": "repo-safe",
   "generated_at": "2026-07-10T18:00:00.000Z",
   "snapshot_generated_at": "2026-07-10T17:59:58.412Z",
   "git_sha": "736fc31c691be62121b2bd1636b234e9958ea9f3",
   "root_name": "my-project",
   "sections": [
+    "plan",
     "gitState",
     "keyFiles"
   ],
@@ -62,7 +65,7 @@ func TestEnvelope(t *testing.T) {
 	var got []string
 	for _, k := range env.Context.KeyFiles {
 		got = append(got, k.Path)
-		if k.Body != nil {
+		if k.Content != nil {
 			t.Errorf("repo-safe envelope carries the body of %s", k.Path)
 		}
 	}
@@ -101,7 +104,7 @@ func TestEnvelopesMatchTheSchema(t *testing.T) {
 	// path or an absent section it lists are invalid.
 	env := Envelope(envelopeInput(t, contracts.ProfileRepoSafe))
 	body := "secret notes"
-	env.Context.KeyFiles[0].Body = &body
+	env.Context.KeyFiles[0].Content = &body
 	mustFail(t, v, env, "a body under repo-safe")
 	env = Envelope(envelopeInput(t, contracts.ProfileRepoSafe))
 	env.Context.KeyFiles[0].Path = "/home/me/project/docs/NODE.md"
@@ -129,11 +132,13 @@ func TestSections(t *testing.T) {
 		inGit   bool
 		want    []string
 	}{
-		{contracts.ProfileRepoSafe, nil, true, []string{"gitState", "keyFiles"}},
-		{contracts.ProfileFull, nil, false, []string{"keyFiles"}},
-		{contracts.ProfileCustom, []string{"keyFiles", "plan"}, true, []string{"keyFiles"}},
+		{contracts.ProfileRepoSafe, nil, true, []string{"plan", "gitState", "keyFiles"}},
+		{contracts.ProfileRepoSafe, nil, false, []string{"plan", "keyFiles"}},
+		{contracts.ProfileFull, nil, false, []string{"plan", "keyFiles", "keyFileContent", "notionPages", "sessionSummary"}},
+		{contracts.ProfileCustom, []string{"keyFiles", "plan"}, true, []string{"plan", "keyFiles"}},
 		{contracts.ProfileCustom, []string{"gitState"}, true, []string{"gitState"}},
-		{contracts.ProfileCustom, []string{}, true, nil},
+		{contracts.ProfileCustom, []string{"gitState"}, false, []string{}},
+		{contracts.ProfileCustom, []string{}, true, []string{}},
 	} {
 		got, err := Sections(tc.profile, tc.include, tc.inGit)
 		if err != nil {
@@ -151,7 +156,7 @@ func TestSections(t *testing.T) {
 func TestFullProfileCarriesBodies(t *testing.T) {
 	env := Envelope(envelopeInput(t, contracts.ProfileFull))
 	k := env.Context.KeyFiles[4]
-	if k.Path != "docs/context/arch/my layers.md" || k.Body == nil || *k.Body != "# Layers\n\nOne way.\n" {
+	if k.Path != "docs/context/arch/my layers.md" || k.Content == nil || *k.Content != "# Layers\n\nOne way.\n" {
 		t.Fatalf("keyFiles[4] = %+v", k)
 	}
 	md := RenderContextMD(env)

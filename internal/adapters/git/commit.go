@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -92,4 +93,43 @@ func (g *Git) GitDirs(ctx context.Context, scope Scope, dir string) (gitDir, com
 		return "", "", fmt.Errorf("git rev-parse --git-dir --git-common-dir: %d lines", len(lines))
 	}
 	return lines[0], lines[1], nil
+}
+
+// LogEntry is one commit as RecentCommits reads it.
+type LogEntry struct {
+	Hash, Author, Date, Subject string
+}
+
+// RecentCommits lists up to n commits reachable from HEAD in the checkout
+// at dir, newest first (none on an unborn branch): NUL-separated fields,
+// so subjects and names are taken as they are.
+func (g *Git) RecentCommits(ctx context.Context, scope Scope, dir string, n int) ([]LogEntry, error) {
+	out, err := g.Run(ctx, scope, dir, "log", "-n", strconv.Itoa(n), "--no-show-signature", "--format=%H%x00%an%x00%aI%x00%s%x00", "HEAD", "--")
+	if err != nil {
+		if h, herr := g.Head(ctx, scope, dir); herr == nil && h == "" {
+			return nil, nil // an unborn branch has no commits
+		}
+		return nil, err
+	}
+	f := strings.Split(string(out), "\x00")
+	var entries []LogEntry
+	for i := 0; i+3 < len(f); i += 4 {
+		entries = append(entries, LogEntry{Hash: strings.TrimLeft(f[i], "\n"), Author: f[i+1], Date: f[i+2], Subject: f[i+3]})
+	}
+	return entries, nil
+}
+
+// DiffShortstat is git's one-line summary of the work tree's changes
+// against HEAD ("2 files changed, 5 insertions(+), 1 deletion(-)"), ""
+// when there are none, leaving out the excluded paths.
+func (g *Git) DiffShortstat(ctx context.Context, scope Scope, dir string, exclude ...string) (string, error) {
+	args := []string{"--no-optional-locks", "diff", "--shortstat", "--no-ext-diff", "--no-color", "HEAD", "--", ":(top)"}
+	for _, p := range exclude {
+		args = append(args, ":(top,literal,exclude)"+p)
+	}
+	out, err := g.Run(ctx, scope, dir, args...)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
 }

@@ -16,6 +16,8 @@ type StatusEntry struct {
 	// Unstaged is true when the work tree differs from the index here
 	// (untracked files included), not only the index from HEAD.
 	Unstaged bool
+	// Staged is true when the index differs from HEAD here.
+	Staged bool
 }
 
 // Status lists every pending path of the worktree at dir (limited to the
@@ -54,8 +56,9 @@ func parseStatusV2(out []byte) []StatusEntry {
 			continue
 		}
 		e := StatusEntry{Kind: r[0], Path: string(parts[n]), Unstaged: r[0] != '1' && r[0] != '2'}
-		if !e.Unstaged && len(parts[1]) == 2 {
-			e.Unstaged = parts[1][1] != '.' // XY: Y is the work tree's side
+		if (r[0] == '1' || r[0] == '2') && len(parts[1]) == 2 {
+			e.Staged = parts[1][0] != '.'   // XY: X is the index's side,
+			e.Unstaged = parts[1][1] != '.' // Y the work tree's
 		}
 		if r[0] == '2' && i+1 < len(recs) {
 			i++
@@ -64,4 +67,36 @@ func parseStatusV2(out []byte) []StatusEntry {
 		entries = append(entries, e)
 	}
 	return entries
+}
+
+// WorkingPaths lists the checkout at dir's pending paths, repository-
+// relative: staged (the index differs from HEAD), modified (the work tree
+// differs from the index, unmerged paths included) and untracked (not
+// ignored), leaving out the excluded paths (relative to the root). It only
+// looks (--no-optional-locks).
+func (g *Git) WorkingPaths(ctx context.Context, scope Scope, dir string, exclude ...string) (staged, modified, untracked []string, err error) {
+	args := []string{"--no-optional-locks", "status", "--porcelain=v2", "-z", "--untracked-files=all", "--", ":(top)"}
+	for _, p := range exclude {
+		args = append(args, ":(top,literal,exclude)"+p)
+	}
+	out, err := g.Run(ctx, scope, dir, args...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	staged, modified, untracked = []string{}, []string{}, []string{}
+	for _, e := range parseStatusV2(out) {
+		switch {
+		case e.Kind == '?':
+			untracked = append(untracked, e.Path)
+		case e.Kind == '!':
+		default:
+			if e.Staged {
+				staged = append(staged, e.Path)
+			}
+			if e.Unstaged {
+				modified = append(modified, e.Path)
+			}
+		}
+	}
+	return staged, modified, untracked, nil
 }

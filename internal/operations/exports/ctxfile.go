@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -72,7 +73,7 @@ func Ctxfile(ctx context.Context, env operations.Env, req CtxfileRequest) (*cont
 	if err != nil {
 		return nil, err
 	}
-	project, _, err := checkoutState(ctx, env, p.Root, p.Root)
+	project, top, err := checkoutState(ctx, env, p.Root, p.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +82,14 @@ func Ctxfile(ctx context.Context, env operations.Env, req CtxfileRequest) (*cont
 		return nil, err
 	}
 	in := export.CtxfileInput{
-		Profile: req.Profile, Sections: sections, ToolVersion: buildinfo.Version(), Encoding: counter.Encoding,
+		Profile: req.Profile, Sections: sections, ToolVersion: buildinfo.Semver(), Encoding: counter.Encoding,
 		GeneratedAt: now, SnapshotAt: now, RootName: filepath.Base(p.Root),
 	}
 	if project != nil {
-		in.GitSHA, in.GitState = project.Head, gitState(project)
+		in.GitSHA = project.Head
+		if in.GitState, err = gitState(ctx, env, project, top, p.Root); err != nil {
+			return nil, err
+		}
 	}
 	res := &contracts.ExportCtxfileResult{
 		SchemaVersion: contracts.CLIVersion, ProjectRoot: p.Root, Profile: req.Profile, Encoding: counter.Encoding,
@@ -154,12 +158,24 @@ func addCtxfileTrees(ctx context.Context, env operations.Env, projectRoot string
 			}
 		}
 		prefix := ""
-		if rel, ok := tree.Inside(projectRoot, t.Root); ok && t.Snapshot == nil {
+		switch rel, ok := tree.Inside(projectRoot, t.Root); {
+		case ok && t.Snapshot == nil:
 			meta.Path = filepath.ToSlash(rel)
 			if rel != "." {
 				prefix = meta.Path
 			}
+			if top, err := env.Git.Toplevel(ctx, git.Isolated, projectRoot); err == nil && top != "" {
+				// Repository-relative, as git names the paths.
+				if r, ok := tree.Inside(tree.RealPath(top), t.Root); ok && r != "." {
+					prefix = filepath.ToSlash(r)
+				}
+			}
+		case t.Snapshot != nil:
+			// A git source's documents, under its repository's name.
+			_, name, _ := strings.Cut(t.Snapshot.Repository, "/")
+			prefix = name
 		}
+		meta.Prefix = prefix
 		ref := contracts.TreeRef{Root: t.Root, Selector: t.Selector()}
 		if t.Stale != nil {
 			ref.Staleness = *t.Stale
@@ -203,18 +219,44 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-// gitState is the envelope's view of the project checkout.
-func gitState(st *git.BranchState) *contracts.CtxfileGitState {
-	g := &contracts.CtxfileGitState{Head: st.Head, Upstream: st.Upstream, Dirty: st.Dirty}
+// recentCommits is how many of the last commits gitState lists.
+const recentCommits = 10
+
+// gitState is the envelope's view of the project checkout (top): branch,
+// counts against the upstream, the pending paths, the last commits and a
+// diff summary, all without the project's .ctxfile directory (the
+// envelope must not describe its own writing).
+func gitState(ctx context.Context, env operations.Env, st *git.BranchState, top, projectRoot string) (*contracts.CtxfileGitState, error) {
+	g := &contracts.CtxfileGitState{Head: st.Head, Upstream: st.Upstream, Dirty: st.Dirty, Commits: []contracts.CtxfileCommit{}}
 	if st.Branch != "" {
 		branch := st.Branch
 		g.Branch = &branch
 	}
 	if st.HasCounts {
-		ahead, behind := st.Ahead, st.Behind
-		g.Ahead, g.Behind = &ahead, &behind
+		g.Ahead, g.Behind = st.Ahead, st.Behind
 	}
-	return g
+	var exclude []string
+	if rel, ok := tree.Inside(top, projectRoot); ok {
+		exclude = append(exclude, filepath.ToSlash(filepath.Join(rel, ctxfileDir)))
+	}
+	var err error
+	if g.Staged, g.Modified, g.Untracked, err = env.Git.WorkingPaths(ctx, git.Isolated, top, exclude...); err != nil {
+		return nil, contracts.Errorf(contracts.CodeGit, "%v", err)
+	}
+	if st.Head == "" {
+		return g, nil
+	}
+	commits, err := env.Git.RecentCommits(ctx, git.Isolated, top, recentCommits)
+	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeGit, "%v", err)
+	}
+	for _, c := range commits {
+		g.Commits = append(g.Commits, contracts.CtxfileCommit{Hash: c.Hash, Message: c.Subject, Author: c.Author, Date: c.Date})
+	}
+	if g.DiffSummary, err = env.Git.DiffShortstat(ctx, git.Isolated, top, exclude...); err != nil {
+		return nil, contracts.Errorf(contracts.CodeGit, "%v", err)
+	}
+	return g, nil
 }
 
 // writeCtxfile writes context.json and its render. An envelope on disk
