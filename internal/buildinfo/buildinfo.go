@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"strings"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )

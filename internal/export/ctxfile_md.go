@@ -1,8 +1,8 @@
 package export
 
 import (
-	"slices"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
