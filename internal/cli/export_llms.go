@@ -10,11 +10,12 @@ import (
 )
 
 type exportLlmsCmd struct {
-	Selector  string `arg:"" optional:"" name:"selector" help:"The tree: a declared source's selector or a tree directory (default: as read chooses)."`
-	Out       string `short:"o" name:"output" placeholder:"<dir>" help:"Directory to write llms.txt and llms-full.txt to (default: the current directory); created if missing."`
-	BaseURL   string `name:"base-url" placeholder:"<url>" help:"Link documents under this published site instead of by relative path."`
-	Encoding  string `name:"encoding" placeholder:"<name>" help:"Tokenizer vocabulary for token counts: o200k_base (default) or cl100k_base."`
-	MaxTokens int    `name:"max-tokens" placeholder:"<n>" help:"Cap llms-full.txt at n tokens: whole documents, breadth first, member content last; a closing note names what was left out."`
+	Selector  string   `arg:"" optional:"" name:"selector" help:"The tree: a declared source's selector or a tree directory (default: as read chooses)."`
+	Out       string   `short:"o" name:"output" placeholder:"<dir>" help:"Directory to write llms.txt and llms-full.txt to (default: the current directory); created if missing."`
+	BaseURL   string   `name:"base-url" placeholder:"<url>" help:"Link documents under this published site instead of by relative path."`
+	Encoding  string   `name:"encoding" placeholder:"<name>" help:"Tokenizer vocabulary for token counts: o200k_base (default) or cl100k_base."`
+	MaxTokens int      `name:"max-tokens" placeholder:"<n>" help:"Cap llms-full.txt at n tokens: whole documents, breadth first, member content last; a closing note names what was left out."`
+	Exclude   []string `name:"exclude" placeholder:"<glob>" help:"Leave out documents whose tree path (or a directory above it) matches the pattern (repeatable; * does not cross /)."`
 }
 
 func (cmd *exportLlmsCmd) Help() string {
@@ -22,7 +23,12 @@ func (cmd *exportLlmsCmd) Help() string {
 first paragraph), the root's documents, one "## <domain>" section per
 top-level directory with "- [title](link): description" lines in tree order,
 and members/ under "## Optional". Links are relative from the output
-directory (or under --base-url; tree-relative for a git source).
+directory (or under --base-url; tree-relative for a git source). Without a
+description, the summary is the root body's first paragraph of prose, its
+links reduced to their text. A document's frontmatter may say
+"llms: optional" (listed under Optional, left out first under
+--max-tokens) or "llms: exclude" (left out of both files), and --exclude
+leaves out paths by pattern.
 llms-full.txt: every document in the same order, frontmatter removed, each
 introduced by its path, title and token count; its comment line states the
 file's own token count. Counts use an embedded tokenizer (no network). The
@@ -31,7 +37,7 @@ files are rewritten atomically, and only when their bytes change.`
 
 func (cmd *exportLlmsCmd) Run(c *Context) error {
 	res, err := exports.LLMS(c, c.Env, exports.LLMSRequest{
-		Selector: cmd.Selector, OutDir: cmd.Out, BaseURL: cmd.BaseURL, Encoding: cmd.Encoding, MaxTokens: cmd.MaxTokens,
+		Selector: cmd.Selector, OutDir: cmd.Out, BaseURL: cmd.BaseURL, Encoding: cmd.Encoding, MaxTokens: cmd.MaxTokens, Exclude: cmd.Exclude,
 	})
 	if err != nil {
 		return err

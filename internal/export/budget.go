@@ -60,13 +60,13 @@ func fitBudget(docs []Document, o LLMSOptions) (included, omitted []Document) {
 	}
 }
 
-// breadthFirst orders documents for the budget: non-member before member,
+// breadthFirst orders documents for the budget: optional ones last,
 // then by depth, then in export order.
 func breadthFirst(docs []Document) []Document {
 	offer := slices.Clone(docs)
 	slices.SortStableFunc(offer, func(a, b Document) int {
-		if a.Member() != b.Member() {
-			if a.Member() {
+		if a.Optional() != b.Optional() {
+			if a.Optional() {
 				return 1
 			}
 			return -1

@@ -26,7 +26,13 @@ type Document struct {
 	Order       int // position in tree order
 	// Sources are the code the document cites, for the site's pages.
 	Sources []Source
+	// LLMS is the frontmatter's llms: optional or exclude ("" for none).
+	LLMS string
 }
+
+// Optional reports a document llms.txt lists under "Optional" and a
+// token budget leaves out first: member content, or llms: optional.
+func (d Document) Optional() bool { return d.Member() || d.LLMS == "optional" }
 
 // Source is one entry of a document's sources list as a page shows it:
 // what it cites, the commit it records, its freshness (fresh or a drift
@@ -92,7 +98,7 @@ func prepare(e tree.Entry, c *Counter) Document {
 	body, n3 := redact.Counted(trimBlankLines(e.Body))
 	d := Document{
 		Path: e.Path, Class: e.Class, Depth: e.Depth, Index: e.Index,
-		Title: title, Description: desc, Body: body, Redactions: n1 + n2 + n3,
+		Title: title, Description: desc, Body: body, Redactions: n1 + n2 + n3, LLMS: e.LLMS,
 	}
 	for _, sl := range e.SoftLinks {
 		d.SoftLinks = append(d.SoftLinks, redact.String(sl))

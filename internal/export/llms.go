@@ -3,6 +3,8 @@ package export
 import (
 	"fmt"
 	"net/url"
+	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +22,10 @@ type LLMSOptions struct {
 	// MaxTokens caps llms-full.txt (0: no cap).
 	MaxTokens int
 	Counter   *Counter
+	// Exclude are path patterns (path.Match, on tree paths; a pattern
+	// naming a directory excludes what is below it) left out of both
+	// files, beside the documents whose frontmatter says llms: exclude.
+	Exclude []string
 }
 
 // LLMS is the rendered pair.
@@ -35,7 +41,7 @@ type LLMS struct {
 
 // RenderLLMS renders both files from docs in tree order (Order).
 func RenderLLMS(docs []Document, o LLMSOptions) (*LLMS, error) {
-	docs = ExportOrder(docs)
+	docs = llmsOrder(slices.DeleteFunc(slices.Clone(docs), func(d Document) bool { return d.LLMS == "exclude" || excluded(d.Path, o.Exclude) }))
 	index := redact.String(renderIndex(docs, o)) // paths and links too
 	out := &LLMS{Index: []byte(index), IndexTokens: o.Counter.Count(index)}
 	included, omitted := docs, []Document(nil)
@@ -68,6 +74,36 @@ func ExportOrder(docs []Document) []Document {
 	return docs
 }
 
+// llmsOrder is tree order with the optional documents (member content,
+// llms: optional) at the end, where llms.txt's "Optional" section is.
+func llmsOrder(docs []Document) []Document {
+	docs = slices.Clone(docs)
+	slices.SortStableFunc(docs, func(a, b Document) int {
+		switch {
+		case a.Optional() == b.Optional():
+			return a.Order - b.Order
+		case a.Optional():
+			return 1
+		default:
+			return -1
+		}
+	})
+	return docs
+}
+
+// excluded reports a tree path matched by a pattern, itself or through a
+// directory above it.
+func excluded(p string, patterns []string) bool {
+	for _, pat := range patterns {
+		for q := p; q != "." && q != "/"; q = path.Dir(q) {
+			if ok, _ := path.Match(pat, q); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // renderIndex is llms.txt: title, summary, the root's documents, one
 // section per top-level directory, and member content under "Optional".
 func renderIndex(docs []Document, o LLMSOptions) string {
@@ -76,14 +112,14 @@ func renderIndex(docs []Document, o LLMSOptions) string {
 	section := "\x00" // no section yet
 	for _, d := range docs {
 		name := d.Domain()
-		if d.Member() {
-			name = "members"
+		if d.Optional() {
+			name = "\x01optional"
 		}
 		if name != section {
 			section = name
 			b.WriteString("\n")
 			switch {
-			case d.Member():
+			case d.Optional():
 				b.WriteString("## Optional\n\n")
 			case name != "":
 				fmt.Fprintf(&b, "## %s\n\n", domainTitle(docs, name))
@@ -221,22 +257,73 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// Summary is llms.txt's one-line summary of a tree: the root's
-// description, else the first paragraph of its body that is not a heading.
+// Summary is llms.txt's one-line summary: the root's description, else
+// the first paragraph of prose in its body (headings, lists, quotes,
+// tables, code and HTML are not prose), with links reduced to their text
+// so no link in llms.txt is relative to anything but the output; "" when
+// there is none.
 func Summary(root Document) string {
 	if root.Description != "" {
 		return root.Description
 	}
 	var para []string
-	for _, line := range strings.Split(root.Body, "\n") {
+	fence := ""
+	for _, line := range strings.Split(root.Body+"\n", "\n") {
 		t := strings.TrimSpace(line)
 		switch {
-		case t == "" && len(para) > 0:
-			return oneLine(strings.Join(para, " "))
-		case t == "", len(para) == 0 && strings.HasPrefix(t, "#"):
-		default:
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+			para = nil
+			continue
+		case t == "":
+			if len(para) > 0 {
+				return oneLine(linkTexts(strings.Join(para, " ")))
+			}
+			continue
+		case len(para) == 0 && !prose(line):
+			continue
+		}
+		if len(para) > 0 || prose(line) {
 			para = append(para, t)
 		}
 	}
-	return oneLine(strings.Join(para, " "))
+	return ""
+}
+
+// prose reports a line that begins a paragraph of text.
+func prose(line string) bool {
+	if strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") {
+		return false // indented code
+	}
+	t := strings.TrimSpace(line)
+	for _, p := range []string{"#", "- ", "* ", "+ ", ">", "|", "<", "![", "[[", "---", "==="} {
+		if strings.HasPrefix(t, p) {
+			return false
+		}
+	}
+	return !orderedItem.MatchString(t) && !linkOnly.MatchString(t)
+}
+
+var (
+	orderedItem = regexp.MustCompile(`^[0-9]+[.)] `)
+	linkOnly    = regexp.MustCompile(`^\[[^\]]*\]\([^)]*\)[.:;,]?$`)
+	mdLink      = regexp.MustCompile(`!?\[([^\]]*)\](\([^)]*\)|\[[^\]]*\])`)
+	wikiLink    = regexp.MustCompile(`\[\[([^\]|#]*)(#[^\]|]*)?(\|([^\]]*))?\]\]`)
+)
+
+// linkTexts replaces Markdown and wiki links with their text.
+func linkTexts(s string) string {
+	s = wikiLink.ReplaceAllStringFunc(s, func(m string) string {
+		g := wikiLink.FindStringSubmatch(m)
+		if g[4] != "" {
+			return g[4]
+		}
+		return g[1]
+	})
+	return mdLink.ReplaceAllString(s, "$1")
 }

@@ -286,3 +286,47 @@ func TestLinePath(t *testing.T) {
 		t.Errorf("linePath = %s", got)
 	}
 }
+
+func TestSummaryIsProse(t *testing.T) {
+	for body, want := range map[string]string{
+		"# Handbook\n\n- [Architecture](architecture/NODE.md)\n- [Workflow](workflow/NODE.md)\n\nThe team's notes on [how we ship](workflow/ship.md) and [[Deploys|deploying]].\n": "The team's notes on how we ship and deploying.",
+		"```\ncode first\n```\n\nThen words\nacross lines.\n\nMore.\n":                                                                             "Then words across lines.",
+		"- only\n- a list\n":                                                                                                                          "",
+		"[Architecture](architecture/NODE.md)\n\n1. step\n\nProse at last.":                                                                           "Prose at last.",
+	} {
+		if got := Summary(Document{Body: body}); got != want {
+			t.Errorf("Summary of %q = %q, want %q", body, got, want)
+		}
+	}
+	if got := Summary(Document{Description: "Given.", Body: "Other."}); got != "Given." {
+		t.Errorf("the description wins: %q", got)
+	}
+}
+
+func TestLLMSFrontmatterAndExclude(t *testing.T) {
+	c, err := NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := []Document{
+		{Path: "NODE.md", Title: "Root", Body: "Root.\n", Order: 0, Index: true},
+		{Path: "a.md", Title: "A", Body: "A.\n", Order: 1},
+		{Path: "drafts/NODE.md", Title: "Drafts", Body: "D.\n", Order: 2, Index: true},
+		{Path: "drafts/x.md", Title: "X", Body: "X.\n", Order: 3},
+		{Path: "old.md", Title: "Old", Body: "Old.\n", Order: 4, LLMS: "optional"},
+		{Path: "secret.md", Title: "Secret", Body: "S.\n", Order: 5, LLMS: "exclude"},
+	}
+	out, err := RenderLLMS(docs, LLMSOptions{Title: "Root", Link: RelativeLink(""), Counter: c, Exclude: []string{"drafts"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, full := string(out.Index), string(out.Full)
+	for _, gone := range []string{"Secret", "Drafts", "X.\n", "secret.md"} {
+		if strings.Contains(index, gone) || strings.Contains(full, gone) {
+			t.Errorf("%q is in the output:\n%s\n%s", gone, index, full)
+		}
+	}
+	if !strings.Contains(index, "## Optional\n\n- [Old](old.md)") {
+		t.Errorf("llms: optional is not under Optional:\n%s", index)
+	}
+}

@@ -34,6 +34,8 @@ type Meta struct {
 	SoftLinks   []SoftLink
 	// Sources are the well-formed entries of the evidence list.
 	Sources []Source
+	// LLMS is LLMSOptional or LLMSExclude when the frontmatter says so.
+	LLMS string
 }
 
 // SoftLink is one soft_links entry with the file line it is written on.
@@ -143,7 +145,18 @@ func (d *Document) checkMeta(fm *Frontmatter) {
 	if k, v := field(m, "sources"); k != nil {
 		d.Meta.Sources = d.checkSources(k, v)
 	}
+	// llms: the document's place in llms.txt (any other value is an
+	// unknown key's value: kept, and without effect).
+	if k, v := field(m, "llms"); k != nil && v.Kind == yaml.ScalarNode && (v.Value == LLMSOptional || v.Value == LLMSExclude) {
+		d.Meta.LLMS = v.Value
+	}
 }
+
+// The values of a document's llms key.
+const (
+	LLMSOptional = "optional" // listed under llms.txt's "Optional" section
+	LLMSExclude  = "exclude"  // left out of llms.txt and llms-full.txt
+)
 
 func (d *Document) checkRoot(fm *Frontmatter) {
 	k, v := field(fm.Mapping, "schemaVersion")

@@ -22,7 +22,9 @@ type Entry struct {
 	// SoftLinks are the valid soft_links entries as written (resolve
 	// them with ResolveTarget from the root).
 	SoftLinks []string
-	Body      string
+	// LLMS is the frontmatter's llms value (optional or exclude), if any.
+	LLMS string
+	Body string
 	// Unreadable says why the document's body could not be read (a
 	// hard-linked or oversized file, a header that does not parse); such
 	// an entry has no body and exports leave it out.
@@ -96,7 +98,7 @@ func readEntry(src diskContent, rel string, depth int, buf *[]byte) Entry {
 	if doc.Meta.Title != "" {
 		e.Title = doc.Meta.Title
 	}
-	e.Description = doc.Meta.Description
+	e.Description, e.LLMS = doc.Meta.Description, doc.Meta.LLMS
 	for _, sl := range doc.Meta.SoftLinks {
 		e.SoftLinks = append(e.SoftLinks, sl.Value)
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -22,12 +23,18 @@ type LLMSRequest struct {
 	BaseURL   string
 	Encoding  string
 	MaxTokens int
+	Exclude   []string // path patterns left out
 }
 
 // LLMS writes llms.txt and llms-full.txt for one tree.
 func LLMS(ctx context.Context, env operations.Env, req LLMSRequest) (*contracts.ExportLLMSResult, error) {
 	if req.MaxTokens < 0 {
 		return nil, contracts.Errorf(contracts.CodeUsage, "--max-tokens must be positive")
+	}
+	for _, pat := range req.Exclude {
+		if _, err := path.Match(pat, ""); err != nil || pat == "" {
+			return nil, contracts.Errorf(contracts.CodeUsage, "--exclude %q is not a path pattern", pat)
+		}
 	}
 	baseURL, err := checkBaseURL(req.BaseURL)
 	if err != nil {
@@ -57,7 +64,7 @@ func LLMS(ctx context.Context, env operations.Env, req LLMSRequest) (*contracts.
 		return nil, err
 	}
 	rendered, err := export.RenderLLMS(et.docs, export.LLMSOptions{
-		Title: et.title, Summary: export.Summary(et.root), Link: link, MaxTokens: req.MaxTokens, Counter: counter,
+		Title: et.title, Summary: export.Summary(et.root), Link: link, MaxTokens: req.MaxTokens, Counter: counter, Exclude: req.Exclude,
 	})
 	if err != nil {
 		return nil, err
