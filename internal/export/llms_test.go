@@ -290,9 +290,9 @@ func TestLinePath(t *testing.T) {
 func TestSummaryIsProse(t *testing.T) {
 	for body, want := range map[string]string{
 		"# Handbook\n\n- [Architecture](architecture/NODE.md)\n- [Workflow](workflow/NODE.md)\n\nThe team's notes on [how we ship](workflow/ship.md) and [[Deploys|deploying]].\n": "The team's notes on how we ship and deploying.",
-		"```\ncode first\n```\n\nThen words\nacross lines.\n\nMore.\n":                                                                             "Then words across lines.",
-		"- only\n- a list\n":                                                                                                                          "",
-		"[Architecture](architecture/NODE.md)\n\n1. step\n\nProse at last.":                                                                           "Prose at last.",
+		"```\ncode first\n```\n\nThen words\nacross lines.\n\nMore.\n": "Then words across lines.",
+		"- only\n- a list\n": "",
+		"[Architecture](architecture/NODE.md)\n\n1. step\n\nProse at last.": "Prose at last.",
 	} {
 		if got := Summary(Document{Body: body}); got != want {
 			t.Errorf("Summary of %q = %q, want %q", body, got, want)
