@@ -336,3 +336,24 @@ func BenchmarkSiteSearchInBrowser(b *testing.B) {
 	b.ReportMetric(total/float64(n), "ms/search")
 	b.ReportMetric(float64(first.Milliseconds()), "ms/first-search")
 }
+
+// TestSiteImagesInBrowser opens a page whose document shows an image of
+// the tree and one from the web: the tree's is copied and drawn, the
+// web's is its alt text (no request leaves file://), and the page names
+// its clean Markdown copy as the alternate.
+func TestSiteImagesInBrowser(t *testing.T) {
+	b := newBrowser(t)
+	root := filepath.Join(t.TempDir(), "tree")
+	writeFile(t, filepath.Join(root, "NODE.md"), "---\nschemaVersion: 1\ntitle: Pictures\n---\n\n![Diagram](img/diagram.svg)\n\n![Remote](https://example.com/remote.png)\n")
+	writeFile(t, filepath.Join(root, "img", "NODE.md"), "---\ntitle: Images\n---\n\nImages.\n")
+	writeFile(t, filepath.Join(root, "img", "diagram.svg"), `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40" fill="#0b57d0"/></svg>`)
+	site := filepath.Join(t.TempDir(), "site")
+	exportSite(t, root, site)
+	b.do(t, "open the page", chromedp.Navigate(fileURL(filepath.Join(site, "index.html"))), waitTitle("Pictures"),
+		until(`(() => { const i = document.querySelector("img[alt=Diagram]"); return i !== null && i.complete && i.naturalWidth === 120; })()`))
+	alt, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.querySelector('link[rel=alternate][type="text/markdown"]').getAttribute('href') + " " + document.querySelectorAll("img").length + " " + document.body.innerText.includes("[Remote]")`))
+	if err != nil || alt != "index.md 1 true" {
+		t.Errorf("alternate, images, remote alt text: %q %v", alt, err)
+	}
+	b.check(t)
+}

@@ -30,6 +30,9 @@ type SiteOptions struct {
 	Head        string // commit, "" outside git
 	Dirty       bool
 	GeneratedAt string // RFC 3339; the one part that may differ between exports of a commit
+	// Root is the tree's directory, where images are read from ("": the
+	// site shows no image, only alt texts).
+	Root string
 }
 
 // SiteFile is one file of the site, with a "/"-separated path relative to
@@ -79,6 +82,7 @@ type siteGraph struct {
 	byPath map[string]int // tree path (documents; directories by their NODE.md's directory) → node
 	tops   []int          // nodes without a parent: the root, or the top of each part of a tree without one
 	opts   SiteOptions
+	images *siteImages
 }
 
 // RenderSite plans the site of a tree from its documents (tree order).
@@ -91,8 +95,10 @@ func RenderSite(docs []Document, o SiteOptions) (*Site, error) {
 	g.linkBack()
 	site := &Site{g: g}
 	for i := range g.nodes {
-		site.Paths = append(site.Paths, g.nodes[i].page)
+		site.Paths = append(site.Paths, g.nodes[i].page, MarkdownPath(g.nodes[i].page))
 	}
+	images := g.images.paths()
+	site.Paths = append(site.Paths, images...)
 	site.Paths = append(site.Paths, siteAssets...)
 	slices.Sort(site.Paths)
 	for i := 1; i < len(site.Paths); i++ {
@@ -114,6 +120,15 @@ func RenderSite(docs []Document, o SiteOptions) (*Site, error) {
 // emit, from several goroutines at once. It stops at the first error.
 func (s *Site) Write(emit func(SiteFile) error) error {
 	g := s.g
+	for _, p := range g.images.paths() {
+		data, err := g.images.read(p)
+		if err != nil {
+			return fmt.Errorf("image %s changed while the site was written: %w", p, err)
+		}
+		if err := emit(SiteFile{Path: p, Data: data}); err != nil {
+			return err
+		}
+	}
 	jobs := len(g.nodes) + len(siteAssets)
 	workers := min(runtime.GOMAXPROCS(0), jobs/16+1)
 	errs := make([]error, workers)
@@ -125,17 +140,20 @@ func (s *Site) Write(emit func(SiteFile) error) error {
 			defer wg.Done()
 			for i := w; i < jobs && !failed.Load(); i += workers {
 				// The assets first: the search index is the largest job.
-				var f SiteFile
+				var files []SiteFile
 				if i < len(siteAssets) {
-					f = g.asset(siteAssets[i])
+					files = []SiteFile{g.asset(siteAssets[i])}
 				} else {
-					id := i - len(siteAssets)
-					f = SiteFile{Path: g.nodes[id].page, Data: []byte(g.renderPage(id))}
+					n := &g.nodes[i-len(siteAssets)]
+					files = []SiteFile{{Path: n.page, Data: []byte(g.renderPage(i - len(siteAssets)))},
+						{Path: MarkdownPath(n.page), Data: []byte(markdownCopy(n.doc))}}
 				}
-				if err := emit(f); err != nil {
-					errs[w] = err
-					failed.Store(true)
-					return
+				for _, f := range files {
+					if err := emit(f); err != nil {
+						errs[w] = err
+						failed.Store(true)
+						return
+					}
 				}
 			}
 		}()
@@ -153,7 +171,7 @@ func (g *siteGraph) paths(ids []int) []string {
 }
 
 func newSiteGraph(docs []Document, o SiteOptions) (*siteGraph, error) {
-	g := &siteGraph{byPath: make(map[string]int, len(docs)), opts: o}
+	g := &siteGraph{byPath: make(map[string]int, len(docs)), opts: o, images: &siteImages{root: o.Root, ok: map[string]bool{}}}
 	for _, d := range docs {
 		if d.Path == SiteAssetsDir || strings.HasPrefix(d.Path, SiteAssetsDir+"/") {
 			return nil, contracts.Errorf(contracts.CodeUsage, "the tree has a directory %s, where the site keeps its own files", SiteAssetsDir)
@@ -247,6 +265,25 @@ func PagePath(doc string) string {
 		return dir + "/index.html"
 	}
 	return strings.TrimSuffix(doc, ".md") + ".html"
+}
+
+// MarkdownPath is the clean Markdown copy of a page, beside it: x.md
+// next to x.html (index.md next to index.html), for agents and llms.txt.
+func MarkdownPath(page string) string {
+	return strings.TrimSuffix(page, ".html") + ".md"
+}
+
+// markdownCopy is a page's Markdown: its title as a heading, its
+// description as a quote, its body without frontmatter (already redacted
+// by Prepare).
+func markdownCopy(d Document) string {
+	var b strings.Builder
+	b.WriteString("# " + d.Title + "\n\n")
+	if d.Description != "" {
+		b.WriteString("> " + d.Description + "\n\n")
+	}
+	b.WriteString(d.Body)
+	return b.String()
 }
 
 // rootPrefix is the relative path from a site path's directory to the

@@ -85,7 +85,12 @@ func (g *siteGraph) renderBody(md goldmark.Markdown, id int) (renderedBody, []in
 		case *ast.Link:
 			v.Destination = rw.rewrite(string(v.Destination))
 		case *ast.Image:
-			v.Destination = rw.rewrite(string(v.Destination))
+			if p := localImage(rw.docDir, string(v.Destination)); p != "" && g.images.use(p) {
+				v.Destination = []byte(rootPrefix(n.page) + escapePath(p))
+				v.SetAttributeString(localImageAttr, true)
+			} else {
+				v.Destination = rw.rewrite(string(v.Destination))
+			}
 		case *ast.Text:
 			if texts.Len() < maxSearchText {
 				texts.Write(v.Value(src))
@@ -232,6 +237,9 @@ func truncateUTF8(s string, n int) string {
 	return s[:n]
 }
 
+// localImageAttr marks an image the site copied from the tree.
+const localImageAttr = "data-gct-local"
+
 // siteHTML renders what the site treats differently from goldmark: raw
 // HTML is shown as text (documents are written by agents and must not
 // run in a reader's browser), links rewritten to "" are plain text, and
@@ -310,6 +318,15 @@ func renderImage(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.W
 	img := n.(*ast.Image)
 	alt := html.EscapeString(oneLine(plainText(img, src)))
 	dest := string(img.Destination)
+	if _, local := img.AttributeString(localImageAttr); local {
+		// An image of the tree, copied into the site.
+		_, _ = w.WriteString(`<img src="` + html.EscapeString(dest) + `" alt="` + alt + `" loading="lazy"`)
+		if len(img.Title) > 0 {
+			_, _ = w.WriteString(` title="` + html.EscapeString(string(img.Title)) + `"`)
+		}
+		_, _ = w.WriteString(">")
+		return ast.WalkSkipChildren, nil
+	}
 	// Only a page of the site could be an image here, and pages are not
 	// images: every image shows its alt text, linked when it is a page or
 	// a web URL. Nothing is loaded from outside the site.

@@ -2,6 +2,7 @@ package export
 
 import (
 	"html"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,10 @@ func (g *siteGraph) writeHead(b *strings.Builder, f pageFrame) {
 	}
 	b.WriteString("<title>" + title + "</title>\n")
 	b.WriteString("<link rel=\"stylesheet\" href=\"" + root + SiteAssetsDir + "/style.css\">\n")
+	if f.current >= 0 {
+		// The page's clean Markdown, for agents (as llms.txt tools link it).
+		b.WriteString("<link rel=\"alternate\" type=\"text/markdown\" href=\"" + pathSegmentEscape(path.Base(MarkdownPath(f.sitePath))) + "\">\n")
+	}
 	b.WriteString("<script src=\"" + root + SiteAssetsDir + "/search.js\" defer></script>\n")
 	b.WriteString("</head>\n<body data-root=\"" + root + "\">\n")
 	b.WriteString("<a class=\"skip\" href=\"#main\">Skip to content</a>\n")

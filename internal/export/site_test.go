@@ -331,3 +331,57 @@ func TestSitePageSources(t *testing.T) {
 		t.Errorf("the search index lacks the cited paths")
 	}
 }
+
+func TestSiteImages(t *testing.T) {
+	root := t.TempDir()
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+	fixture := map[string]string{
+		"NODE.md":        "---\nschemaVersion: 1\ntitle: Root\n---\n\n![Diagram](img/arch.png \"Arch\") ![Vector](img/v.svg) ![Fake](img/fake.png) ![Far](../outside.png) ![Linked](img/link.png) ![Web](https://example.com/x.png) ![Hidden](.git/x.png)\n",
+		"img/NODE.md":    "---\ntitle: Images\n---\n\nImages.\n",
+		"img/arch.png":   png,
+		"img/v.svg":      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"1\"/>",
+		"img/fake.png":   "just text",
+		"docs/NODE.md":   "---\ntitle: Docs\n---\n\n![Up](../img/arch.png)\n",
+		"../outside.png": png,
+	}
+	for p, content := range fixture {
+		name := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(root, "img", "arch.png"), filepath.Join(root, "img", "link.png")); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := tree.Documents(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, _ := Prepare(entries, nil)
+	s, err := RenderSite(docs, SiteOptions{Title: "Root", Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := files(t, s)
+	if all["img/arch.png"] != png || all["img/v.svg"] == "" {
+		t.Errorf("images not copied: %v", s.Paths)
+	}
+	for _, p := range []string{"img/fake.png", "img/link.png", "outside.png", "../outside.png"} {
+		if _, ok := all[p]; ok {
+			t.Errorf("%s copied", p)
+		}
+	}
+	index := all["index.html"]
+	for _, want := range []string{`<img src="img/arch.png" alt="Diagram" loading="lazy" title="Arch">`, `<img src="img/v.svg" alt="Vector"`,
+		`[Fake]`, `[Far]`, `[Linked]`} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index.html lacks %s", want)
+		}
+	}
+	if !strings.Contains(all["docs/index.html"], `<img src="../img/arch.png" alt="Up"`) {
+		t.Errorf("docs page: %s", all["docs/index.html"])
+	}
+}

@@ -74,7 +74,7 @@ func buildSite(ctx context.Context, env operations.Env, t operations.TreeTarget,
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := export.SiteOptions{Title: et.title, Head: ref.Head, GeneratedAt: now.Format(time.RFC3339)}
+	opts := export.SiteOptions{Title: et.title, Head: ref.Head, GeneratedAt: now.Format(time.RFC3339), Root: t.Root}
 	if sel := t.Selector(); !filepath.IsAbs(sel) {
 		// A git source's URL; a directory's exact selector is an
 		// absolute path, which no published file carries.
