@@ -36,6 +36,16 @@ const (
 	// not exist. Reported only by `verify --links` (opt-in): S16 checks
 	// Markdown links for containment, not existence.
 	FindingMarkdownLinkBroken FindingCode = "TREE_MARKDOWN_LINK_BROKEN"
+	// FindingLinkFragmentMissing: with --links, a link's #fragment (or a
+	// wikilink's #heading) names no heading or anchor of its target
+	// document (GitHub's heading ids).
+	FindingLinkFragmentMissing FindingCode = "TREE_LINK_FRAGMENT_MISSING"
+	// FindingWikilinkBroken: with --links, a [[wikilink]] names no
+	// document of the tree by title or file name.
+	FindingWikilinkBroken FindingCode = "TREE_WIKILINK_BROKEN"
+	// FindingWikilinkAmbiguous: with --links, a [[wikilink]] names
+	// several documents.
+	FindingWikilinkAmbiguous FindingCode = "TREE_WIKILINK_AMBIGUOUS"
 )
 
 // FindingEvidenceInvalid is the one evidence finding plain verify

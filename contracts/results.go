@@ -145,10 +145,14 @@ type InitResult struct {
 	Created bool `json:"created"`
 	// OK, Findings and Scanned are the verification of the tree after
 	// init: an adopted folder's findings are for `fix`.
-	OK       bool       `json:"ok"`
-	Findings []Finding  `json:"findings"`
-	Scanned  Scanned    `json:"scanned"`
-	Next     []NextStep `json:"next"`
+	OK       bool      `json:"ok"`
+	Findings []Finding `json:"findings"`
+	Scanned  Scanned   `json:"scanned"`
+	// LinkFindings counts, for an adopted folder, its links that name
+	// nothing (verify --links: missing targets, #fragments, wikilinks),
+	// which do not make a tree invalid but break for its readers.
+	LinkFindings int        `json:"linkFindings,omitempty"`
+	Next         []NextStep `json:"next"`
 }
 
 // NextStep is a command to run next, with why.

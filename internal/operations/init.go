@@ -2,6 +2,7 @@ package operations
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -111,6 +112,16 @@ func initResult(env Env, root, title string, connected, created bool) *contracts
 			contracts.NextStep{Command: "git context-tree fix " + dir, Reason: "show the repairs fix can make"},
 			contracts.NextStep{Command: "git context-tree fix " + dir + " --write", Reason: "make them; fix lists what it cannot repair"})
 	}
+	if !created {
+		// An adopted folder's links were written for another tool: say
+		// which name nothing (opt-in findings, outside the tree's validity).
+		links := len(tree.VerifyWith(root, tree.VerifyOptions{Links: true}).Findings) - len(rep.Findings)
+		if links > 0 {
+			res.LinkFindings = links
+			res.Next = append(res.Next, contracts.NextStep{Command: "git context-tree verify --links " + ShellWord(DisplayPath(env, root)),
+				Reason: fmt.Sprintf("%d %s in the adopted documents name nothing (missing files, headings or [[wikilinks]])", links, pluralize(links, "link"))})
+		}
+	}
 	if !connected {
 		res.Next = append(res.Next, contracts.NextStep{Command: "git context-tree connect " + ShellWord(DisplayPath(env, root)),
 			Reason: "declare it when it is ready: verify, the hook and agents find declared trees"})
@@ -142,4 +153,11 @@ func undoScaffold(root, firstMissing string) {
 			return
 		}
 	}
+}
+
+func pluralize(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }

@@ -51,6 +51,7 @@ func verifyContent(src content, entries int, opts VerifyOptions) *Report {
 
 	workers := runtime.GOMAXPROCS(0)
 	results := make([][]contracts.Finding, workers)
+	linked := make([][]docResult, workers) // with Links: every document's anchors and links
 	var wg sync.WaitGroup
 	for i := range workers {
 		wg.Add(1)
@@ -65,6 +66,9 @@ func verifyContent(src content, entries int, opts VerifyOptions) *Report {
 					results[i] = append(results[i], r.findings...)
 					if len(r.softLinks) > 0 || len(r.localLinks) > 0 {
 						links = append(links, r)
+					}
+					if opts.Links {
+						linked[i] = append(linked[i], r)
 					}
 				}
 			}
@@ -91,6 +95,9 @@ func verifyContent(src content, entries int, opts VerifyOptions) *Report {
 	for _, fs := range results {
 		findings = append(findings, fs...)
 	}
+	if opts.Links {
+		findings = append(findings, checkAnchors(slices.Concat(linked...))...)
+	}
 	return &Report{Findings: sortFindings(findings), Scanned: w.scanned}
 }
 
@@ -104,6 +111,19 @@ type docResult struct {
 	// cites are the paths the document's well-formed sources entries cite
 	// in the project's own repository (no repository), in list order.
 	cites []string
+	// With links: the document's title and anchors, its links with a
+	// #fragment, and its wikilinks (lines in the file).
+	title     string
+	anchors   []string
+	fragLinks []fragLink
+	wikilinks []Wikilink
+}
+
+// fragLink is a link to a #fragment of a document (path "" for none yet
+// resolved: an asset or a missing target is not checked here).
+type fragLink struct {
+	path, frag, dest string
+	line             int
 }
 
 // checkDocument reads, parses and checks one document and its Markdown
@@ -152,6 +172,15 @@ func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
 		return res // unparseable header: where the body starts is unknown
 	}
 	dir := path.Dir(j.rel)
+	if j.links {
+		res.title = doc.Meta.Title
+		var wls []Wikilink
+		res.anchors, wls = x.BodyAnchors(doc.Body)
+		for _, w := range wls {
+			w.Line += doc.BodyLine - 1
+			res.wikilinks = append(res.wikilinks, w)
+		}
+	}
 	if verifyFastPaths && !j.links && !linksMayEscape(doc.Body, dirDepth(dir)) {
 		return res
 	}
@@ -159,6 +188,20 @@ func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
 		p, v := ResolveTarget(dir, l.Destination, false)
 		if v == TargetInside && j.links {
 			res.localLinks = append(res.localLinks, localLink{path: p, line: doc.BodyLine - 1 + l.Line, dest: l.Destination})
+		}
+		if j.links {
+			if frag, ok := fragmentOf(l.Destination); ok {
+				target := p
+				switch {
+				case strings.HasPrefix(strings.TrimSpace(l.Destination), "#"):
+					target = j.rel
+				case v != TargetInside:
+					target = ""
+				}
+				if target != "" {
+					res.fragLinks = append(res.fragLinks, fragLink{path: target, frag: frag, dest: l.Destination, line: doc.BodyLine - 1 + l.Line})
+				}
+			}
 		}
 		if v == TargetEscapes {
 			msg := "Markdown link leaves the tree"

@@ -91,9 +91,23 @@ func verifyCases() []verifyCase {
 			"sub/NODE.md": doc("Sub", "[up](../img.png) [dir](.) [root](/sub/b.md) [frag](#x) [web](https://example.com/x) [mail](mailto:a@b)\n"),
 			"sub/b.md":    doc("B", "[gone](gone.md)\n\n[from root](sub/b.md) [code `x`](missing/) `[no](nope.md)`\n"),
 		}, want: []brief{
+			{contracts.FindingLinkFragmentMissing, "sub/NODE.md", 4, "#x"},
 			{contracts.FindingMarkdownLinkBroken, "sub/b.md", 4, "gone.md"},
 			{contracts.FindingMarkdownLinkBroken, "sub/b.md", 6, "missing/"},
 			{contracts.FindingMarkdownLinkBroken, "sub/b.md", 6, "sub/b.md"},
+		}},
+		{name: "anchors and wikilinks", links: true, files: map[string]string{
+			"guide.md": doc("Guide", "# Intro\n\n## Setup steps\n\n## Setup steps\n\n### Custom {#mine}\n\n<a name=\"legacy\"></a>\n\n## Ünïcode Heading!\n\n```\n## not a heading\n```\n"),
+			"a.md": doc("A", "[ok](guide.md#setup-steps) [dup](guide.md#setup-steps-1) [custom](guide.md#mine) [html](guide.md#legacy) [uni](guide.md#%C3%BCn%C3%AFcode-heading) [renamed](guide.md#old-name) [self](#nothing) [code](guide.md#not-a-heading)\n\n"+
+				"[[Guide]] [[guide#Setup steps]] [[Guide|label]] [[x/dup]] [[Missing page]] [[Dup]] [[Guide#No such]]\n\n`[[in code]]`\n"),
+			"x/NODE.md": doc("X", ""), "x/dup.md": doc("Dup", ""), "y/NODE.md": doc("Dup", ""),
+		}, want: []brief{
+			{contracts.FindingLinkFragmentMissing, "a.md", 4, "#nothing"},
+			{contracts.FindingLinkFragmentMissing, "a.md", 4, "guide.md#not-a-heading"},
+			{contracts.FindingLinkFragmentMissing, "a.md", 4, "guide.md#old-name"},
+			{contracts.FindingLinkFragmentMissing, "a.md", 6, "[[Guide#No such]]"},
+			{contracts.FindingWikilinkAmbiguous, "a.md", 6, "[[Dup]]"},
+			{contracts.FindingWikilinkBroken, "a.md", 6, "[[Missing page]]"},
 		}},
 		{name: "root missing", files: map[string]string{"NODE.md": "", "a/NODE.md": doc("A", "")},
 			setup: func(t *testing.T, root string) { mustRemove(t, filepath.Join(root, "NODE.md")) },
