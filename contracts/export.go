@@ -70,7 +70,21 @@ type ExportCtxfileResult struct {
 	Warnings      []string          `json:"warnings,omitempty"`
 	Skipped       []SkippedDocument `json:"skipped,omitempty"`
 	Envelope      *CtxfileEnvelope  `json:"envelope,omitempty"`
+	// Staged: --stage added the written files to git's index.
+	Staged bool `json:"staged,omitempty"`
+	// AgentContext is the README section the .ctxfile convention asks a
+	// producer to advertise, given when the envelope is first written (it
+	// is never written into the README: that file is the user's).
+	AgentContext string `json:"agentContext,omitempty"`
 }
+
+// CtxfileAgentContext is that section.
+const CtxfileAgentContext = `## Agent context
+
+This repo ships machine-readable working context via the
+[.ctxfile convention](https://ctxfile.dev/convention).
+Agents: read ` + "`.ctxfile/context.json`" + ` before asking humans to re-explain.
+`
 
 // ExitCode is 1 when --check found the envelope stale.
 func (r *ExportCtxfileResult) ExitCode() int { return exitIf(r.Fresh != nil && !*r.Fresh) }

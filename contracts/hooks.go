@@ -33,6 +33,9 @@ type HooksResult struct {
 	ShimVersion int `json:"shimVersion,omitempty"`
 	// Chained is the previous hook kept as pre-commit.local and run first.
 	Chained string `json:"chained,omitempty"`
+	// Ctxfile: commits refresh and stage the .ctxfile envelope
+	// (git config context-tree.ctxfile refresh, set by install --ctxfile).
+	Ctxfile bool `json:"ctxfile,omitempty"`
 	// Manager is a hook manager in use (husky, lefthook, pre-commit), and
 	// Snippet the configuration to add to it instead of installing a shim.
 	Manager string `json:"manager,omitempty"`

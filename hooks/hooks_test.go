@@ -3,7 +3,7 @@ package hooks
 import "testing"
 
 func TestVersion(t *testing.T) {
-	if v := CurrentVersion(); v != 2 {
+	if v := CurrentVersion(); v != 3 {
 		t.Fatalf("embedded shim version = %d", v)
 	}
 	if _, ok := Version([]byte("#!/bin/sh\nnpx lint-staged\n")); ok {

@@ -135,3 +135,47 @@ func TestExampleEvalSetIsFrozen(t *testing.T) {
 		t.Errorf("examples/evals/handbook.frozen holds %q, the set is %s: run git context-tree eval freeze examples/evals/handbook.toml (%v)", frozen.Digest, s.Digest(), err)
 	}
 }
+
+// TestCtxfileWorkflow checks contrib's envelope refresh workflow: on push,
+// the export it runs is one the CLI accepts, and it commits only
+// .ctxfile/.
+func TestCtxfileWorkflow(t *testing.T) {
+	data, err := os.ReadFile("../contrib/github-actions/context-tree-ctxfile.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		On   map[string]any `yaml:"on"`
+		Jobs map[string]struct {
+			Steps []struct {
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := wf.On["push"]; !ok {
+		t.Errorf("trigger %v", wf.On)
+	}
+	var export, commit string
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			switch {
+			case strings.HasPrefix(s.Run, "git context-tree export ctxfile"):
+				export = strings.TrimSpace(s.Run)
+			case strings.Contains(s.Run, "git commit"):
+				commit = s.Run
+			}
+		}
+	}
+	if export == "" || !strings.Contains(commit, "git add .ctxfile/context.json .ctxfile/context.md") {
+		t.Fatalf("export %q, commit step %q", export, commit)
+	}
+	t.Chdir(t.TempDir())
+	t.Setenv("CONTEXT_TREE_HOME", t.TempDir())
+	var stdout, stderr bytes.Buffer
+	if code := cli.Main(strings.Fields(export)[2:], strings.NewReader(""), &stdout, &stderr); code == contracts.ExitUsage {
+		t.Errorf("%q: usage error\n%s", export, stderr.String())
+	}
+}

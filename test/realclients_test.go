@@ -369,6 +369,26 @@ func TestRealHookClients(t *testing.T) {
 		commitThroughCtxfileHook(t, e, repo)
 	})
 
+	t.Run("pre-commit-hooks.yaml-ctxfile-refresh", func(t *testing.T) {
+		t.Parallel()
+		pc := hookClient(t, "pre-commit", "GCT_PRE_COMMIT", "apt-get install -y pre-commit")
+		e := newClientEnv(t, product, filepath.Dir(pc))
+		manifest, err := os.ReadFile("../.pre-commit-hooks.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hookRepo := filepath.Join(t.TempDir(), "hooks")
+		e.must("", "git", "init", "-q", hookRepo)
+		writeFile(t, filepath.Join(hookRepo, ".pre-commit-hooks.yaml"), string(manifest))
+		e.must(hookRepo, "git", "add", "-A")
+		e.must(hookRepo, "git", "commit", "-q", "-m", "hooks")
+		rev := strings.TrimSpace(e.must(hookRepo, "git", "rev-parse", "HEAD"))
+		config := "repos:\n  - repo: " + hookRepo + "\n    rev: " + rev + "\n    hooks:\n      - id: context-tree-verify-system\n      - id: context-tree-ctxfile-refresh-system\n"
+		repo := newTreeRepo(t, e, map[string]string{".pre-commit-config.yaml": config, "docs/ctx/topic.md": rcGood})
+		e.must(repo, pc, "install")
+		commitThroughRefreshHook(t, e, repo)
+	})
+
 	t.Run("pre-commit-hooks.yaml-golang", func(t *testing.T) {
 		t.Parallel()
 		if testing.Short() {
@@ -473,6 +493,30 @@ func commitThroughCtxfileHook(t *testing.T, e *clientEnv, repo string) {
 	e.must(repo, "git", "add", ".ctxfile")
 	if out := e.must(repo, "git", "commit", "-q", "-m", "full envelope"); !passed.MatchString(out) {
 		t.Errorf("commit with a current full envelope: the hook did not pass:\n%s", out)
+	}
+}
+
+// commitThroughRefreshHook commits documents through the framework's
+// envelope refresh: each commit carries the envelope of its own trees, so
+// export ctxfile --check passes right after it and nothing is left
+// unstaged.
+func commitThroughRefreshHook(t *testing.T, e *clientEnv, repo string) {
+	t.Helper()
+	e.must(repo, "git", "add", "-A")
+	e.must(repo, "git", "commit", "-q", "-m", "tree")
+	for i, content := range []string{rcGood2, rcGood} {
+		writeFile(t, filepath.Join(repo, "docs/ctx/topic.md"), content)
+		e.must(repo, "git", "add", "docs/ctx/topic.md")
+		e.must(repo, "git", "commit", "-q", "-m", fmt.Sprintf("topic %d", i))
+		if out := e.must(repo, "git", "status", "--porcelain"); out != "" {
+			t.Errorf("commit %d left changes behind:\n%s", i, out)
+		}
+		if files := e.must(repo, "git", "show", "--name-only", "--format=", "HEAD"); !strings.Contains(files, ".ctxfile/context.json") {
+			t.Errorf("commit %d does not carry the envelope:\n%s", i, files)
+		}
+		if code, out := e.exitCode(repo, "git-context-tree", "export", "ctxfile", "--check"); code != 0 {
+			t.Errorf("after commit %d the committed envelope is stale:\n%s", i, out)
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ type exportCtxfileCmd struct {
 	Encoding string `name:"encoding" placeholder:"<name>" help:"Tokenizer vocabulary for token counts: o200k_base (default) or cl100k_base."`
 	Stdout   bool   `name:"stdout" xor:"mode" help:"Print the envelope instead of writing it (with --json: inside the result, as envelope)."`
 	Check    bool   `name:"check" xor:"mode" help:"Write nothing; exit 1 when .ctxfile/context.json is stale compared with the trees (for CI and pre-commit)."`
+	Stage    bool   `name:"stage" xor:"mode" help:"Write the envelope and add it to git's index: the commit hook's refresh (hooks install --ctxfile)."`
 }
 
 func (cmd *exportCtxfileCmd) Help() string {
@@ -45,7 +46,7 @@ func (cmd *exportCtxfileCmd) Run(c *Context) error {
 		fmt.Fprintf(c.Stderr, "warning: %s\n", strings.ToUpper(exports.FullProfileWarning[:1])+exports.FullProfileWarning[1:])
 	}
 	res, err := exports.Ctxfile(c, c.Env, exports.CtxfileRequest{
-		Selector: cmd.Selector, Profile: cmd.Profile, Encoding: cmd.Encoding, Stdout: cmd.Stdout, Check: cmd.Check,
+		Selector: cmd.Selector, Profile: cmd.Profile, Encoding: cmd.Encoding, Stdout: cmd.Stdout, Check: cmd.Check, Stage: cmd.Stage,
 	})
 	if err != nil {
 		return err
@@ -93,4 +94,7 @@ func (c *Context) printExportCtxfile(r *contracts.ExportCtxfileResult) {
 	}
 	fmt.Fprintf(w, "%s .ctxfile/context.json and .ctxfile/context.md in %s: profile %s, %s, %d tokens (%s), %s\n",
 		state, c.display(r.ProjectRoot), r.Profile, countOf(r.Documents, "document"), r.Tokens, r.Encoding, countOf(r.Redactions, "redaction"))
+	if r.AgentContext != "" {
+		fmt.Fprintf(c.Stderr, "The .ctxfile convention asks projects to say the context is there; add this section to your README:\n\n%s\n", r.AgentContext)
+	}
 }

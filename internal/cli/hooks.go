@@ -28,11 +28,12 @@ commit a hook can judge; check those in CI.`
 }
 
 type hooksInstallCmd struct {
-	Force bool `name:"force" help:"Keep foreign hooks as <hook>.local (run first), install despite a hook manager or a core.hooksPath outside the repository."`
+	Force   bool `name:"force" help:"Keep foreign hooks as <hook>.local (run first), install despite a hook manager or a core.hooksPath outside the repository."`
+	Ctxfile bool `name:"ctxfile" help:"Also refresh and stage .ctxfile/context.json on every commit that passes the check (sets git config context-tree.ctxfile refresh)."`
 }
 
 func (cmd *hooksInstallCmd) Run(c *Context) error {
-	res, err := hooks.Install(c, c.Env, cmd.Force)
+	res, err := hooks.InstallWith(c, c.Env, hooks.InstallOptions{Force: cmd.Force, Ctxfile: cmd.Ctxfile})
 	if err != nil {
 		return err
 	}

@@ -133,3 +133,12 @@ func (g *Git) DiffShortstat(ctx context.Context, scope Scope, dir string, exclud
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// Stage adds paths (relative to dir) to the index of the checkout at dir.
+// In a commit hook scope is Invoking: git points the hook at the index the
+// commit is being made from (GIT_INDEX_FILE), which is the one to add to.
+func (g *Git) Stage(ctx context.Context, scope Scope, dir string, paths ...string) error {
+	args := append([]string{"add", "--"}, paths...)
+	_, err := g.Run(ctx, scope, dir, args...)
+	return err
+}

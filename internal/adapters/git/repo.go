@@ -116,3 +116,20 @@ func configEntries(out []byte, err error) ([][2]string, error) {
 func (g *Git) ConfigFileEntries(ctx context.Context, file string) ([][2]string, error) {
 	return configEntries(g.Run(ctx, Isolated, string(filepath.Separator), "config", "--file", file, "--no-includes", "--list", "-z"))
 }
+
+// SetLocalConfig sets key in the local configuration of the repository
+// at dir (the user's own: scope Invoking from a hook's command).
+func (g *Git) SetLocalConfig(ctx context.Context, scope Scope, dir, key, value string) error {
+	_, err := g.Run(ctx, scope, dir, "config", "--local", key, value)
+	return err
+}
+
+// UnsetLocalConfig removes key from that configuration; a key that is
+// not set is no error.
+func (g *Git) UnsetLocalConfig(ctx context.Context, scope Scope, dir, key string) error {
+	_, err := g.Run(ctx, scope, dir, "config", "--local", "--unset-all", key)
+	if ExitCode(err) == 5 {
+		return nil
+	}
+	return err
+}

@@ -37,6 +37,9 @@ type CtxfileRequest struct {
 	Encoding string
 	Stdout   bool // return the envelope instead of writing it
 	Check    bool // compare with the envelope on disk instead of writing
+	// Stage adds the written files to the index (the commit hook's refresh:
+	// the committed envelope is the one just written).
+	Stage bool
 }
 
 // FullProfileWarning is what the CLI prints, loudly, for profile full.
@@ -115,7 +118,22 @@ func Ctxfile(ctx context.Context, env operations.Env, req CtxfileRequest) (*cont
 	case req.Check:
 		return checkCtxfile(p.Root, envelope, res)
 	}
-	return writeCtxfile(p.Root, envelope, res)
+	res, err = writeCtxfile(p.Root, envelope, res)
+	if err != nil || !req.Stage {
+		return res, err
+	}
+	if p.Checkout == "" {
+		return nil, contracts.Errorf(contracts.CodeNoRepository, "--stage adds the envelope to git's index, and %s is not in a git checkout", p.Root)
+	}
+	var paths []string
+	for _, f := range res.Files {
+		paths = append(paths, f.Path)
+	}
+	if err := env.Git.Stage(ctx, git.Invoking, p.Root, paths...); err != nil {
+		return nil, contracts.Errorf(contracts.CodeGit, "cannot stage the envelope: %v", err)
+	}
+	res.Staged = true
+	return res, nil
 }
 
 // ctxfileTargets is the named tree, else every declared tree, else the
@@ -271,6 +289,9 @@ func writeCtxfile(projectRoot string, envelope contracts.CtxfileEnvelope, res *c
 	old, err := readIfRegular(jsonPath)
 	if err != nil {
 		return nil, err
+	}
+	if old == nil {
+		res.AgentContext = contracts.CtxfileAgentContext
 	}
 	if old != nil && export.OnlyTimesDiffer(old, envelope) {
 		if err := parseEnvelope(old, &envelope); err != nil {

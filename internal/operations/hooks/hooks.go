@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	shim "github.com/git-context-tree/git-context-tree/hooks"
@@ -197,6 +198,21 @@ func Status(ctx context.Context, env operations.Env) (*contracts.HooksResult, er
 // before anything is written (force keeps it as <name>.local, run first);
 // reinstalling is byte-identical and an older shim is upgraded.
 func Install(ctx context.Context, env operations.Env, force bool) (*contracts.HooksResult, error) {
+	return InstallWith(ctx, env, InstallOptions{Force: force})
+}
+
+// InstallOptions are install's choices: Force as Install's; Ctxfile makes
+// commits refresh and stage the .ctxfile envelope after the check.
+type InstallOptions struct {
+	Force, Ctxfile bool
+}
+
+// ctxfileKey is the repository setting the shim reads.
+const ctxfileKey = "context-tree.ctxfile"
+
+// InstallWith is Install with options.
+func InstallWith(ctx context.Context, env operations.Env, opts InstallOptions) (*contracts.HooksResult, error) {
+	force := opts.Force
 	s, err := findHookSite(ctx, env)
 	if err != nil {
 		return nil, err
@@ -273,9 +289,21 @@ func Install(ctx context.Context, env operations.Env, force bool) (*contracts.Ho
 			}
 		}
 	}
+	if opts.Ctxfile {
+		if err := env.Git.SetLocalConfig(ctx, git.Invoking, env.Dir, ctxfileKey, "refresh"); err != nil {
+			return nil, contracts.Errorf(contracts.CodeGit, "cannot set %s: %v", ctxfileKey, err)
+		}
+	}
 	r := s.result(action, actions)
+	r.Ctxfile = ctxfileRefresh(ctx, env)
 	judgeDeclared(ctx, env, s, r)
 	return r, nil
+}
+
+// ctxfileRefresh reports whether commits refresh the .ctxfile envelope.
+func ctxfileRefresh(ctx context.Context, env operations.Env) bool {
+	out, err := env.Git.Run(ctx, git.Invoking, env.Dir, "config", "--get", ctxfileKey)
+	return err == nil && strings.TrimSpace(string(out)) == "refresh"
 }
 
 // Uninstall removes our shims only, restoring each chained hook.
@@ -301,6 +329,9 @@ func Uninstall(ctx context.Context, env operations.Env) (*contracts.HooksResult,
 				return nil, contracts.Errorf(contracts.CodeIO, "removed the shim but cannot restore %s to %s: %v", s.local(name), p, err)
 			}
 		}
+	}
+	if err := env.Git.UnsetLocalConfig(ctx, git.Invoking, env.Dir, ctxfileKey); err != nil {
+		return nil, contracts.Errorf(contracts.CodeGit, "cannot unset %s: %v", ctxfileKey, err)
 	}
 	return s.result(action, actions), nil
 }
