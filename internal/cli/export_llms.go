@@ -16,6 +16,7 @@ type exportLlmsCmd struct {
 	Encoding  string   `name:"encoding" placeholder:"<name>" help:"Tokenizer vocabulary for token counts: o200k_base (default) or cl100k_base."`
 	MaxTokens int      `name:"max-tokens" placeholder:"<n>" help:"Cap llms-full.txt at n tokens: whole documents, breadth first, member content last; a closing note names what was left out."`
 	Exclude   []string `name:"exclude" placeholder:"<glob>" help:"Leave out documents whose tree path (or a directory above it) matches the pattern (repeatable; * does not cross /)."`
+	SitePages bool     `name:"site-markdown" help:"With --base-url, the site of export site published there: link each document's clean Markdown page (x.md beside x.html) instead of its source file."`
 }
 
 func (cmd *exportLlmsCmd) Help() string {
@@ -37,7 +38,7 @@ files are rewritten atomically, and only when their bytes change.`
 
 func (cmd *exportLlmsCmd) Run(c *Context) error {
 	res, err := exports.LLMS(c, c.Env, exports.LLMSRequest{
-		Selector: cmd.Selector, OutDir: cmd.Out, BaseURL: cmd.BaseURL, Encoding: cmd.Encoding, MaxTokens: cmd.MaxTokens, Exclude: cmd.Exclude,
+		Selector: cmd.Selector, OutDir: cmd.Out, BaseURL: cmd.BaseURL, Encoding: cmd.Encoding, MaxTokens: cmd.MaxTokens, Exclude: cmd.Exclude, SiteMarkdown: cmd.SitePages,
 	})
 	if err != nil {
 		return err

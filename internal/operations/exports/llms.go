@@ -24,6 +24,9 @@ type LLMSRequest struct {
 	Encoding  string
 	MaxTokens int
 	Exclude   []string // path patterns left out
+	// SiteMarkdown links, under BaseURL, the site's Markdown copy of each
+	// page (export site) instead of the document's file.
+	SiteMarkdown bool
 }
 
 // LLMS writes llms.txt and llms-full.txt for one tree.
@@ -39,6 +42,9 @@ func LLMS(ctx context.Context, env operations.Env, req LLMSRequest) (*contracts.
 	baseURL, err := checkBaseURL(req.BaseURL)
 	if err != nil {
 		return nil, err
+	}
+	if req.SiteMarkdown && baseURL == "" {
+		return nil, contracts.Errorf(contracts.CodeUsage, "--site-markdown links the pages of a published site: give its --base-url")
 	}
 	counter, err := export.NewCounter(req.Encoding)
 	if err != nil {
@@ -62,6 +68,10 @@ func LLMS(ctx context.Context, env operations.Env, req LLMSRequest) (*contracts.
 	link, err := llmsLink(baseURL, out, t)
 	if err != nil {
 		return nil, err
+	}
+	if req.SiteMarkdown {
+		site := export.BaseURLLink(baseURL)
+		link = func(p string) string { return site(export.MarkdownPath(export.PagePath(p))) }
 	}
 	rendered, err := export.RenderLLMS(et.docs, export.LLMSOptions{
 		Title: et.title, Summary: export.Summary(et.root), Link: link, MaxTokens: req.MaxTokens, Counter: counter, Exclude: req.Exclude,
