@@ -24,6 +24,10 @@ type FixTree struct {
 	// Skipped lists the tree-relative paths fix left alone because git
 	// ignores them.
 	Skipped []string `json:"skipped,omitempty"`
+	// LinkFindings counts the links that name nothing (verify --links:
+	// missing targets, #fragments, wikilinks), which fix does not repair
+	// and which do not make a tree invalid.
+	LinkFindings int `json:"linkFindings,omitempty"`
 }
 
 // FixChange is one file fix creates or rewrites.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -53,6 +54,7 @@ func Fix(ctx context.Context, env Env, req FixRequest) (*contracts.FixResult, er
 		res.OK = res.OK && len(plan.Remaining) == 0
 	}
 	if !req.Write {
+		countLinks(env, res, func(i int) bool { return len(plans[i].Changes) > 0 })
 		return res, nil
 	}
 	for i, t := range targets {
@@ -65,7 +67,32 @@ func Fix(ctx context.Context, env Env, req FixRequest) (*contracts.FixResult, er
 			return nil, err
 		}
 	}
+	countLinks(env, res, func(int) bool { return false })
 	return res, nil
+}
+
+// countLinks says, for each tree whose files are as fix leaves them, how
+// many of its links name nothing: fix does not rewrite links. A plan not
+// yet written is not counted (its files are not the ones verified).
+func countLinks(env Env, res *contracts.FixResult, pending func(i int) bool) {
+	for i, ft := range res.Trees {
+		if pending(i) {
+			continue
+		}
+		if links := linkFindings(ft.Root); links > 0 {
+			res.Trees[i].LinkFindings = links
+			res.Next = append(res.Next, contracts.NextStep{Command: "git context-tree verify --links " + ShellWord(DisplayPath(env, ft.Root)),
+				Reason: brokenLinks(links) + "; fix does not rewrite links"})
+		}
+	}
+}
+
+// brokenLinks says how many links name nothing.
+func brokenLinks(n int) string {
+	if n == 1 {
+		return "1 link names nothing (a missing file, heading or [[wikilink]])"
+	}
+	return fmt.Sprintf("%d links name nothing (missing files, headings or [[wikilinks]])", n)
 }
 
 // fixTargets are the trees fix works on: the one named, else every
@@ -173,4 +200,10 @@ func applyFix(root string, changes []tree.FileChange) error {
 		}
 	}
 	return nil
+}
+
+// linkFindings counts what verify --links finds beyond verify: links that
+// name nothing.
+func linkFindings(root string) int {
+	return len(tree.VerifyWith(root, tree.VerifyOptions{Links: true}).Findings) - len(tree.Verify(root).Findings)
 }

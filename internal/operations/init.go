@@ -2,7 +2,6 @@ package operations
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -115,11 +114,10 @@ func initResult(env Env, root, title string, connected, created bool) *contracts
 	if !created {
 		// An adopted folder's links were written for another tool: say
 		// which name nothing (opt-in findings, outside the tree's validity).
-		links := len(tree.VerifyWith(root, tree.VerifyOptions{Links: true}).Findings) - len(rep.Findings)
-		if links > 0 {
+		if links := linkFindings(root); links > 0 {
 			res.LinkFindings = links
 			res.Next = append(res.Next, contracts.NextStep{Command: "git context-tree verify --links " + ShellWord(DisplayPath(env, root)),
-				Reason: fmt.Sprintf("%d %s in the adopted documents name nothing (missing files, headings or [[wikilinks]])", links, pluralize(links, "link"))})
+				Reason: "in the adopted documents, " + brokenLinks(links)})
 		}
 	}
 	if !connected {
@@ -153,11 +151,4 @@ func undoScaffold(root, firstMissing string) {
 			return
 		}
 	}
-}
-
-func pluralize(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
