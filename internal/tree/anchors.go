@@ -40,10 +40,12 @@ var (
 
 // Wikilink is one [[target#heading|label]] of a body.
 type Wikilink struct {
-	Target  string // page title or file name, as written
-	Heading string // after '#', "" for none
-	Line    int    // 1-based line within the body
-	Text    string // the whole link as written
+	Target     string // page title or file name, as written
+	Heading    string // after '#', "" for none
+	Label      string // after '|', "" for none
+	Line       int    // 1-based line within the body
+	Text       string // the whole link as written
+	Start, End int    // its byte offsets in the body
 }
 
 // BodyAnchors returns the anchors of a document body and its wikilinks.
@@ -88,7 +90,10 @@ func (x *LinkExtractor) BodyAnchors(src []byte) (anchors []string, wikilinks []W
 	}
 	for _, loc := range wikilink.FindAllSubmatchIndex(masked, -1) {
 		target := strings.TrimSpace(string(masked[loc[2]:loc[3]]))
-		w := Wikilink{Line: lineAt(src, loc[0]), Text: string(src[loc[0]:loc[1]])}
+		w := Wikilink{Line: lineAt(src, loc[0]), Text: string(src[loc[0]:loc[1]]), Start: loc[0], End: loc[1]}
+		if loc[4] >= 0 {
+			w.Label = strings.TrimSpace(string(src[loc[4]:loc[5]]))
+		}
 		w.Target, w.Heading, _ = strings.Cut(target, "#")
 		w.Target, w.Heading = strings.TrimSpace(w.Target), strings.TrimSpace(w.Heading)
 		wikilinks = append(wikilinks, w)

@@ -96,6 +96,7 @@ func PlanFix(root string, opts FixOptions) (*FixPlan, error) {
 		}
 		changes[node] = &FileChange{Path: node, Create: true, New: doc, Repairs: []contracts.FixRepair{{Code: code, Message: msg}}}
 	}
+	w.fixWikilinks(changes)
 	plan := &FixPlan{}
 	if err := plan.keep(changes, opts.Ignored); err != nil {
 		return nil, err

@@ -90,3 +90,36 @@ func TestPlanFixLeavesSymlinks(t *testing.T) {
 		t.Errorf("changes = %+v, want real.md only", plan.Changes)
 	}
 }
+
+func TestFixRewritesWikilinks(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"NODE.md":            "---\nschemaVersion: 1\ntitle: Root\n---\n\nSee [[Guide]], [[guide#Setup steps|the setup]], [[Runbooks/deploy]] and [[Missing]].\n\n`[[in code]]` and [[Dup]] and [[Guide#No such]].\n",
+		"guide.md":           "---\ntitle: Guide\n---\n\n## Setup steps\n",
+		"Runbooks/NODE.md":   "---\ntitle: Runbooks\n---\n\nSee [[Root]].\n",
+		"Runbooks/deploy.md": "---\ntitle: Deploy now\n---\n\nDeploy.\n",
+		"a/NODE.md":          "---\ntitle: A\n---\n", "a/x.md": "---\ntitle: Dup\n---\n", "b/NODE.md": "---\ntitle: B\n---\n", "b/y.md": "---\ntitle: Dup\n---\n",
+	})
+	plan, err := PlanFix(root, FixOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, ch := range plan.Changes {
+		got[ch.Path] = string(ch.New)
+	}
+	want := "---\nschemaVersion: 1\ntitle: Root\n---\n\nSee [Guide](guide.md), [the setup](guide.md#setup-steps), [Runbooks/deploy](Runbooks/deploy.md) and [[Missing]].\n\n`[[in code]]` and [[Dup]] and [[Guide#No such]].\n"
+	if d := cmp.Diff(want, got["NODE.md"]); d != "" {
+		t.Errorf("NODE.md (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff("---\ntitle: Runbooks\n---\n\nSee [Root](../NODE.md).\n", got["Runbooks/NODE.md"]); d != "" {
+		t.Errorf("Runbooks/NODE.md (-want +got):\n%s", d)
+	}
+	// Applying the plan and planning again changes nothing more.
+	for _, ch := range plan.Changes {
+		writeFile(t, filepath.Join(root, filepath.FromSlash(ch.Path)), string(ch.New))
+	}
+	again, err := PlanFix(root, FixOptions{})
+	if err != nil || len(again.Changes) != 0 {
+		t.Errorf("second plan: %v %+v", err, again)
+	}
+}
