@@ -166,6 +166,10 @@ func TestMCPSubprocessAnswersMalformedInput(t *testing.T) {
 	if m := next(); errCode(m) != -32700 {
 		t.Errorf("malformed JSON: %v", m)
 	}
+	send(`[{"jsonrpc":"2.0","id":6,"method":"tools/list"},{"jsonrpc":"2.0","id":7,"method":"ping"}]`)
+	if m := next(); errCode(m) != -32600 {
+		t.Errorf("a batch: %v", m)
+	}
 	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"no_such_tool"}}`)
 	if m := next(); errCode(m) == 0 || m["id"] != float64(3) {
 		t.Errorf("unknown tool: %v", m)

@@ -49,6 +49,10 @@ func guardInput(in io.Reader, out io.Writer) io.ReadCloser {
 			case len(bytes.TrimSpace(line)) == 0:
 			case !json.Valid(line):
 				reject(out, nil, jsonrpc.CodeParseError, "parse error: not JSON")
+			case bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")):
+				// The SDK ends the session on a batch; MCP has no batches
+				// since 2025-06-18.
+				reject(out, nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported; send one message per line")
 			case !isMessage(line):
 				reject(out, idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message")
 			default:
@@ -83,22 +87,9 @@ func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
 	}
 }
 
-// isMessage reports whether line is a JSON-RPC message or a batch of them.
+// isMessage reports whether line is one JSON-RPC message.
 func isMessage(line []byte) bool {
-	trimmed := bytes.TrimSpace(line)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var batch []json.RawMessage
-		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
-			return false
-		}
-		for _, m := range batch {
-			if _, err := jsonrpc.DecodeMessage(m); err != nil {
-				return false
-			}
-		}
-		return true
-	}
-	_, err := jsonrpc.DecodeMessage(trimmed)
+	_, err := jsonrpc.DecodeMessage(bytes.TrimSpace(line))
 	return err == nil
 }
 
