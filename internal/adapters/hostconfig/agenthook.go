@@ -101,14 +101,14 @@ func rewriteSettings(file string, install bool) (bool, error) {
 	return true, replaceFile(file, out)
 }
 
-// refuseSymlinks refuses a settings file that is a symlink or lies in a
-// symlinked directory (.claude): a committed link could point the write
-// anywhere, such as the user's git configuration.
+// refuseSymlinks refuses a configuration file that is a symlink or lies in
+// a symlinked directory (.claude, .cursor): a committed link could point
+// the write anywhere, such as the user's git configuration.
 func refuseSymlinks(file string) error {
 	for _, p := range []string{file, filepath.Dir(file)} {
 		fi, err := os.Lstat(p)
 		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return contracts.Errorf(contracts.CodeHostConfigInvalid, "%s is a symbolic link; the hook is never written through one (edit the file it points to by hand, or replace the link)", p).
+			return contracts.Errorf(contracts.CodeHostConfigInvalid, "%s is a symbolic link; nothing is ever written through one (edit the file it points to by hand, or replace the link)", p).
 				WithDetails(map[string]any{"file": file})
 		}
 	}

@@ -2,12 +2,15 @@ package hostconfig
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
 )
 
 func TestUpsertJSONKeepsOtherEntriesInOrder(t *testing.T) {
@@ -149,63 +152,49 @@ command = "docs-server"
 	}
 }
 
-func TestWriteThroughSymlinkAndIdempotence(t *testing.T) {
+func TestWriteRefusesSymlinksAndIsIdempotent(t *testing.T) {
 	dir := t.TempDir()
-	real := filepath.Join(dir, "dotfiles", "mcp.json")
-	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+	gitconfig := filepath.Join(dir, "home", ".gitconfig")
+	if err := os.MkdirAll(filepath.Dir(gitconfig), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(real, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, ".mcp.json")
-	if err := os.Symlink(real, link); err != nil {
+	if err := os.WriteFile(gitconfig, []byte("[user]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	h, _ := Lookup("claude-code")
-	if changed, err := h.Write(link); err != nil || !changed {
+	for name, target := range map[string]string{".mcp.json": gitconfig, "dangling.json": filepath.Join(dir, "nowhere.json"), "loop.json": "loop.json"} {
+		link := filepath.Join(dir, name)
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		var ce *contracts.Error
+		if _, err := h.Write(link); !errors.As(err, &ce) || ce.Code != contracts.CodeHostConfigInvalid || !strings.Contains(err.Error(), "symbolic link") {
+			t.Errorf("%s: %v, want HOST_CONFIG_INVALID naming the link", name, err)
+		}
+	}
+	if data, _ := os.ReadFile(gitconfig); string(data) != "[user]\n" {
+		t.Errorf("written through the link: %q", data)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "nowhere.json")); err == nil {
+		t.Error("a dangling link's target was created")
+	}
+	cursor, _ := Lookup("cursor")
+	linkedDir := filepath.Join(dir, "project", ".cursor")
+	if err := os.MkdirAll(filepath.Dir(linkedDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(gitconfig), linkedDir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cursor.Write(filepath.Join(linkedDir, "mcp.json")); err == nil {
+		t.Error("written into a symlinked directory")
+	}
+	file := filepath.Join(dir, "real.json")
+	if changed, err := h.Write(file); err != nil || !changed {
 		t.Fatalf("changed %v, err %v", changed, err)
 	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Error("the symlink was replaced")
-	}
-	data, _ := os.ReadFile(real)
-	if !strings.Contains(string(data), `"type": "stdio"`) {
-		t.Errorf("not written through the link: %s", data)
-	}
-	if fi, _ := os.Stat(real); fi.Mode().Perm() != 0o600 {
-		t.Errorf("mode %v, want the file's own 0600", fi.Mode().Perm())
-	}
-	if changed, err := h.Write(link); err != nil || changed {
+	if changed, err := h.Write(file); err != nil || changed {
 		t.Errorf("second write: changed %v, err %v", changed, err)
-	}
-}
-
-func TestWriteThroughDanglingSymlinkCreatesItsTarget(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "dotfiles"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, ".mcp.json")
-	if err := os.Symlink(filepath.Join("dotfiles", "mcp.json"), link); err != nil {
-		t.Fatal(err)
-	}
-	h, _ := Lookup("cursor")
-	if changed, err := h.Write(link); err != nil || !changed {
-		t.Fatalf("changed %v, err %v", changed, err)
-	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Error("the dangling symlink was replaced by a file")
-	}
-	if data, err := os.ReadFile(filepath.Join(dir, "dotfiles", "mcp.json")); err != nil || !strings.Contains(string(data), `"context-tree"`) {
-		t.Errorf("target not created: %s %v", data, err)
-	}
-	loop := filepath.Join(dir, "loop.json")
-	if err := os.Symlink("loop.json", loop); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.Write(loop); err == nil || !strings.Contains(err.Error(), "too many levels") {
-		t.Errorf("a symlink loop: %v", err)
 	}
 }
 

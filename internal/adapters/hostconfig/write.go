@@ -21,14 +21,14 @@ func (h Host) Snippet() string {
 }
 
 // Write adds or updates the server's entry in the host's file, atomically,
-// keeping everything else. A symlinked file is written where it points,
-// so a dotfile manager's link survives. changed is false (and nothing is
-// written) when the entry already is ours; a link to a file not there yet
-// creates that file, not a regular file in place of the link. A file that cannot be edited
+// keeping everything else. A file that is a symbolic link, or lies in a
+// symlinked directory, is refused with HOST_CONFIG_INVALID and left alone:
+// a link committed into a project could aim the write at any file the user
+// can write (their git configuration, say). changed is false (and nothing
+// is written) when the entry already is ours. A file that cannot be edited
 // faithfully is refused with HOST_CONFIG_INVALID.
 func (h Host) Write(file string) (changed bool, err error) {
-	file, err = linkTarget(file)
-	if err != nil {
+	if err := refuseSymlinks(file); err != nil {
 		return false, err
 	}
 	data, err := os.ReadFile(file)
@@ -61,31 +61,4 @@ func replaceFile(file string, data []byte) error {
 		return contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", file, err)
 	}
 	return nil
-}
-
-// linkTarget follows file's symlinks to the path they end at, which need
-// not exist yet (a dangling link), so the write goes where the link points
-// instead of replacing it.
-func linkTarget(file string) (string, error) {
-	for range 40 {
-		fi, err := os.Lstat(file)
-		if errors.Is(err, fs.ErrNotExist) {
-			return file, nil
-		}
-		if err != nil {
-			return "", contracts.Errorf(contracts.CodeIO, "cannot read %s: %v", file, err)
-		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			return file, nil
-		}
-		target, err := os.Readlink(file)
-		if err != nil {
-			return "", contracts.Errorf(contracts.CodeIO, "cannot read the symlink %s: %v", file, err)
-		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(filepath.Dir(file), target)
-		}
-		file = target
-	}
-	return "", contracts.Errorf(contracts.CodeIO, "cannot follow %s: too many levels of symbolic links", file)
 }
