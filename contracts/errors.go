@@ -93,6 +93,10 @@ const (
 // its repository is not synced); nothing was written (a refusal).
 const CodeEvidenceUnresolved ErrorCode = "EVIDENCE_UNRESOLVED"
 
+// CodeMessageSecret: write finish -m was given a commit message that a
+// secret rule matches; nothing was committed (a refusal).
+const CodeMessageSecret ErrorCode = "COMMIT_MESSAGE_SECRET"
+
 // CodeIDAmbiguous: an id prefix names several sessions or cleanup runs;
 // details.candidates lists their full ids (a refusal).
 const CodeIDAmbiguous ErrorCode = "ID_AMBIGUOUS"
@@ -138,6 +142,7 @@ var refusals = map[ErrorCode]bool{
 	CodeEvidenceUnresolved: true,
 	CodeSiteOutputForeign:  true,
 	CodeEvalSetChanged:     true,
+	CodeMessageSecret:      true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

@@ -61,7 +61,8 @@ func (cmd *prepareCmd) Run(c *Context) error {
 
 type finishCmd struct {
 	ID             string `arg:"" name:"session" help:"Session id (from prepare or write list)."`
-	Message        string `short:"m" name:"message" placeholder:"<msg>" help:"Commit message (default: generated)."`
+	Message        string `short:"m" name:"message" placeholder:"<msg>" help:"Commit message (default: generated). One that looks like it holds a secret is refused."`
+	AllowSecret    bool   `name:"allow-secret-message" help:"Commit the -m message although a secret rule matches it (it is not a secret)."`
 	Publish        bool   `name:"publish" help:"Push the commit to the git source's branch (normal, non-force push)."`
 	IncludeIgnored bool   `name:"include-ignored" help:"Commit files under the tree that .gitignore matches."`
 	IncludeHidden  bool   `name:"include-hidden" help:"Commit new hidden or infrastructure files in the tree (.DS_Store, swap files, dot-directories)."`
@@ -84,7 +85,7 @@ rebased, merged or retried.`
 
 func (cmd *finishCmd) Run(c *Context) error {
 	res, err := session.Finish(c, c.Env, session.FinishRequest{
-		ID: cmd.ID, Message: cmd.Message, Publish: cmd.Publish, IncludeIgnored: cmd.IncludeIgnored,
+		ID: cmd.ID, Message: cmd.Message, Publish: cmd.Publish, IncludeIgnored: cmd.IncludeIgnored, AllowSecretMessage: cmd.AllowSecret,
 		IncludeHidden: cmd.IncludeHidden, Keep: cmd.Keep,
 	})
 	if err != nil {

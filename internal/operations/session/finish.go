@@ -10,6 +10,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/redact"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -23,7 +24,10 @@ type FinishRequest struct {
 	IncludeHidden bool
 	// Keep keeps a published session's worktree and branch.
 	Keep bool
+	// AllowSecretMessage commits a message the secret rules match.
+	AllowSecretMessage bool
 }
+
 
 // sessionTrailer marks the commits finish makes, so a finish interrupted
 // after committing recognises its own commit when run again.
@@ -38,6 +42,12 @@ const sessionTrailer = "Context-Tree-Session: "
 // With Publish it pushes the commit to the pinned branch without force.
 // Every failure keeps the session and its work.
 func Finish(ctx context.Context, env operations.Env, req FinishRequest) (*contracts.SessionResult, error) {
+	if req.Message != "" && !req.AllowSecretMessage && redact.String(req.Message) != req.Message {
+		// A commit message is published with the commit, past every
+		// redacting output: refuse it rather than publish a secret.
+		return nil, contracts.Errorf(contracts.CodeMessageSecret, "the commit message holds what looks like a secret (%s); nothing was committed: write another message, or pass --allow-secret-message if it is not one",
+			redact.String(req.Message))
+	}
 	s, unlock, err := openSession(ctx, env, req.ID, func(s *contracts.Session) error {
 		if req.Publish && s.Repository.Kind != contracts.SourceGit {
 			return contracts.Errorf(contracts.CodePublishUnsupported,
