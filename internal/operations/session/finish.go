@@ -28,7 +28,6 @@ type FinishRequest struct {
 	AllowSecretMessage bool
 }
 
-
 // sessionTrailer marks the commits finish makes, so a finish interrupted
 // after committing recognises its own commit when run again.
 const sessionTrailer = "Context-Tree-Session: "
