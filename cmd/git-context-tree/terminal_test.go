@@ -146,3 +146,29 @@ func onTerminal(t *testing.T, cmd *exec.Cmd) []string {
 	}
 	return strings.Split(strings.TrimRight(strings.ReplaceAll(out.String(), "\r\n", "\n"), "\n"), "\n")
 }
+
+// TestControlBytesOnTerminal: a document's escape sequences and bidi
+// overrides reach a terminal escaped, a pipe and --json unchanged.
+func TestControlBytesOnTerminal(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"NODE.md": "---\nschemaVersion: 1\ntitle: Root\n---\n\nClear \x1b[2J\x1b[31mred\x1b[0m and \u202eevil\u202c text.\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shown := strings.Join(onTerminal(t, product(t, dir, "read", "--tree", dir)), "\n")
+	if strings.ContainsAny(shown, "\x1b\u202e") || !strings.Contains(shown, `Clear \x1b[2J\x1b[31mred\x1b[0m and \u202eevil\u202c text.`) {
+		t.Errorf("read on a terminal:\n%q", shown)
+	}
+	piped, err := product(t, dir, "read", "--tree", dir).Output()
+	if err != nil || !strings.Contains(string(piped), "\x1b[31mred") {
+		t.Errorf("read in a pipe changed the bytes: %q %v", piped, err)
+	}
+	asJSON := strings.Join(onTerminal(t, product(t, dir, "--json", "read", "--tree", dir)), "\n")
+	if !strings.Contains(asJSON, `\u001b[31mred`) || !strings.Contains(asJSON, "\u202eevil") {
+		t.Errorf("--json on a terminal is not the contract's JSON:\n%q", asJSON)
+	}
+}

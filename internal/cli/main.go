@@ -80,6 +80,7 @@ changed), 128 fatal, 129 usage, 130 interrupted.`
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Nothing leaves the process unredacted: text is redacted per write,
 	// JSON per string literal (writeJSON).
+	rawOut, rawErr := stdout, stderr
 	stdout, stderr = redact.Writer{W: stdout}, redact.Writer{W: stderr}
 	model, globals := commandModel(args)
 	exited, exitCode := false, 0
@@ -102,6 +103,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return contracts.ExitUsage
 	}
 
+	if !globals.JSON {
+		// Text for a person: a terminal gets it escaped (terminalSafe).
+		stdout, stderr = redact.Writer{W: terminalSafe(rawOut)}, redact.Writer{W: terminalSafe(rawErr)}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c, err := newContext(ctx, *globals, stdin, stdout, stderr, standalone(kctx))

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"fmt"
 	"io"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -16,4 +18,79 @@ import (
 func isTerminal(w io.Writer) bool {
 	f, ok := redact.Raw(w).(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// terminalSafe is w, escaped for a terminal when w is one: text from
+// documents, file names and agents' output must not move the cursor,
+// change colours, rewrite lines or reorder what is shown. C0 and C1
+// control characters (but tab and newline), DEL and the bidirectional
+// formatting characters are written as Go escapes (\x1b, \u202e). A pipe
+// or file gets the bytes unchanged, as does --json output (not wrapped).
+func terminalSafe(w io.Writer) io.Writer {
+	if !isTerminal(w) {
+		return w
+	}
+	return safeWriter{w}
+}
+
+type safeWriter struct{ w io.Writer }
+
+func (s safeWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.w, escapeForTerminal(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Fd and Flush reach the writer underneath (isTerminal, flushing).
+func (s safeWriter) Fd() uintptr {
+	if f, ok := s.w.(interface{ Fd() uintptr }); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
+}
+
+func (s safeWriter) Flush() error {
+	if f, ok := s.w.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
+}
+
+// escapeForTerminal escapes what a terminal would act on.
+func escapeForTerminal(s string) string {
+	clean := true
+	for _, r := range s {
+		if unsafeOnTerminal(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !unsafeOnTerminal(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+func unsafeOnTerminal(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		return true
+	case r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+		return true
+	}
+	return false
 }
