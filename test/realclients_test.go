@@ -353,16 +353,7 @@ func TestRealHookClients(t *testing.T) {
 		t.Parallel()
 		pc := hookClient(t, "pre-commit", "GCT_PRE_COMMIT", "apt-get install -y pre-commit")
 		e := newClientEnv(t, product, filepath.Dir(pc))
-		manifest, err := os.ReadFile("../.pre-commit-hooks.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		hookRepo := filepath.Join(t.TempDir(), "hooks")
-		e.must("", "git", "init", "-q", hookRepo)
-		writeFile(t, filepath.Join(hookRepo, ".pre-commit-hooks.yaml"), string(manifest))
-		e.must(hookRepo, "git", "add", "-A")
-		e.must(hookRepo, "git", "commit", "-q", "-m", "hooks")
-		rev := strings.TrimSpace(e.must(hookRepo, "git", "rev-parse", "HEAD"))
+		hookRepo, rev := manifestRepo(t, e)
 		config := "repos:\n  - repo: " + hookRepo + "\n    rev: " + rev + "\n    hooks:\n      - id: context-tree-ctxfile-system\n"
 		repo := newTreeRepo(t, e, map[string]string{".pre-commit-config.yaml": config, "docs/ctx/topic.md": rcGood})
 		e.must(repo, pc, "install")
@@ -373,16 +364,7 @@ func TestRealHookClients(t *testing.T) {
 		t.Parallel()
 		pc := hookClient(t, "pre-commit", "GCT_PRE_COMMIT", "apt-get install -y pre-commit")
 		e := newClientEnv(t, product, filepath.Dir(pc))
-		manifest, err := os.ReadFile("../.pre-commit-hooks.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		hookRepo := filepath.Join(t.TempDir(), "hooks")
-		e.must("", "git", "init", "-q", hookRepo)
-		writeFile(t, filepath.Join(hookRepo, ".pre-commit-hooks.yaml"), string(manifest))
-		e.must(hookRepo, "git", "add", "-A")
-		e.must(hookRepo, "git", "commit", "-q", "-m", "hooks")
-		rev := strings.TrimSpace(e.must(hookRepo, "git", "rev-parse", "HEAD"))
+		hookRepo, rev := manifestRepo(t, e)
 		config := "repos:\n  - repo: " + hookRepo + "\n    rev: " + rev + "\n    hooks:\n      - id: context-tree-verify-system\n      - id: context-tree-ctxfile-refresh-system\n"
 		repo := newTreeRepo(t, e, map[string]string{".pre-commit-config.yaml": config, "docs/ctx/topic.md": rcGood})
 		e.must(repo, pc, "install")
@@ -494,6 +476,22 @@ func commitThroughCtxfileHook(t *testing.T, e *clientEnv, repo string) {
 	if out := e.must(repo, "git", "commit", "-q", "-m", "full envelope"); !passed.MatchString(out) {
 		t.Errorf("commit with a current full envelope: the hook did not pass:\n%s", out)
 	}
+}
+
+// manifestRepo is a hook repository holding this repository's
+// .pre-commit-hooks.yaml, and its commit.
+func manifestRepo(t *testing.T, e *clientEnv) (repo, rev string) {
+	t.Helper()
+	manifest, err := os.ReadFile("../.pre-commit-hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo = filepath.Join(t.TempDir(), "hooks")
+	e.must("", "git", "init", "-q", repo)
+	writeFile(t, filepath.Join(repo, ".pre-commit-hooks.yaml"), string(manifest))
+	e.must(repo, "git", "add", "-A")
+	e.must(repo, "git", "commit", "-q", "-m", "hooks")
+	return repo, strings.TrimSpace(e.must(repo, "git", "rev-parse", "HEAD"))
 }
 
 // commitThroughRefreshHook commits documents through the framework's
