@@ -31,6 +31,7 @@ func readNode(ctx context.Context, env Env, node, treeArg string, access TreeAcc
 	if fromDir {
 		node = nodeFromDir(ref.Root, env.Dir, node)
 	}
+	node = withExtension(ref.Root, node)
 	nr, err := tree.Read(ref.Root, node)
 	if err != nil {
 		return nil, err

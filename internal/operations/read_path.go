@@ -14,13 +14,25 @@ import (
 // path beginning with ./ or ../ (or . and ..) is relative to dir; any
 // other is tree-relative when that node exists, else relative to dir when
 // that one does. Outside the tree, at its root, and for absolute paths the
-// node is returned as given. The result is still checked by tree.Read.
+// node is returned as given, unless it is a path from the command's
+// directory outside the tree that lies inside it. The result is still
+// checked by tree.Read.
 func nodeFromDir(root, dir, node string) string {
 	if node == "" || filepath.IsAbs(node) {
 		return node
 	}
 	at, ok := tree.Inside(root, tree.RealPath(dir))
-	if !ok || at == "." {
+	if !ok {
+		// From outside the tree (the project root, say): a path that,
+		// taken from the command's directory, lies inside the tree
+		// (`read docs/ctx/arch/cart.md`) names that node.
+		if rel, inside := tree.Inside(root, filepath.Join(tree.RealPath(dir), filepath.FromSlash(node))); inside && !existsIn(root, node) &&
+			(existsIn(root, filepath.ToSlash(rel)) || existsIn(root, filepath.ToSlash(rel)+".md")) {
+			return filepath.ToSlash(rel)
+		}
+		return node
+	}
+	if at == "." {
 		return node
 	}
 	fromDir := path.Join(filepath.ToSlash(at), node)
@@ -42,4 +54,13 @@ func existsIn(root, rel string) bool {
 	}
 	_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
 	return err == nil
+}
+
+// withExtension is a node path given without its .md (`read arch/cart`)
+// when only the document exists under that name.
+func withExtension(root, node string) string {
+	if node == "" || strings.HasSuffix(node, ".md") || existsIn(root, node) || !existsIn(root, node+".md") {
+		return node
+	}
+	return node + ".md"
 }
