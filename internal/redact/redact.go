@@ -13,11 +13,17 @@ import (
 const mask = "***"
 
 // String returns s with every credential it recognises masked.
-func String(s string) string {
+func String(s string) string { return redactText(s, true) }
+
+// redactText runs every rule; wrapped also looks inside base64 words.
+func redactText(s string, wrapped bool) string {
 	if s == "" {
 		return s
 	}
-	s = applyStructural(s)
+	s = applyShapes(applyStructural(s))
+	if wrapped {
+		s = maskWrapped(s)
+	}
 	ix := ruleKeywords()
 	lower := strings.ToLower(s)
 	if !ix.any(lower) {
