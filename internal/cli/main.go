@@ -110,6 +110,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c, err := newContext(ctx, *globals, stdin, stdout, stderr, standalone(kctx))
+	c.statusErr = redact.Writer{W: rawErr}
 	if err == nil {
 		err = kctx.Run(c)
 	}
@@ -173,6 +174,10 @@ type Context struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// statusErr is stderr without the terminal escaping, for a status line
+	// the tool draws itself (its own \r and erase sequences; the text in
+	// it escaped by the drawer).
+	statusErr io.Writer
 }
 
 // selfContained marks commands that only print what the binary holds

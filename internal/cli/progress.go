@@ -10,8 +10,8 @@ import (
 // progress shows git's fetch progress on a terminal as one status line,
 // each of git's updates (a line ended by \r or \n) redrawn in place and
 // prefixed with its repository, so that the concurrent fetches of several
-// repositories never interleave half lines. git's text is shown as it is,
-// never interpreted.
+// repositories never interleave half lines. git's text (and the server's
+// "remote:" lines in it) is escaped for the terminal, never interpreted.
 type progress struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -29,7 +29,7 @@ func (p *progress) forRepository(repository string) io.Writer {
 func (p *progress) show(line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	io.WriteString(p.w, "\r\x1b[K"+line)
+	io.WriteString(p.w, "\r\x1b[K"+escapeForTerminal(line))
 	p.shown = true
 }
 
@@ -61,4 +61,13 @@ func (r *repoProgress) Write(b []byte) (int, error) {
 		}
 		r.pending = r.pending[i+1:]
 	}
+}
+
+// progressWriter is where a status line is drawn: stderr without the
+// terminal escaping (the line escapes its own text).
+func (c *Context) progressWriter() io.Writer {
+	if c.statusErr != nil {
+		return c.statusErr
+	}
+	return c.Stderr
 }

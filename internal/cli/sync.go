@@ -36,7 +36,7 @@ synced repositories (see gc).`
 func (cmd *syncCmd) Run(c *Context) error {
 	env := c.Env
 	if !c.JSON && isTerminal(c.Stderr) {
-		p := newProgress(c.Stderr)
+		p := newProgress(c.progressWriter())
 		defer p.done()
 		env.Progress = p.forRepository
 	}
