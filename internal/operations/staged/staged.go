@@ -400,6 +400,7 @@ func (r *run) verifyTree(ctx context.Context, ix *git.Index, t declared) (*contr
 // it needs: docs[k] is tes[at[k]].
 func treeEntries(entries []git.IndexEntry, prefix string) (tes []tree.IndexEntry, docs []doc, at []int) {
 	tes = make([]tree.IndexEntry, 0, len(entries))
+	docs, at = make([]doc, 0, len(entries)), make([]int, 0, len(entries))
 	for _, e := range entries {
 		if e.Path == prefix {
 			continue // the root itself staged as a file: the tree has no root
