@@ -214,17 +214,32 @@ func stagedChangesArgs(intentToAdd bool, paths []string) []string {
 
 // StartStagedChanges starts StagedChanges of the whole commit and returns
 // the function that waits for its answer (which must be called): the
-// pre-commit check's longest git command, started before any other.
-func (g *Git) StartStagedChanges(ctx context.Context, dir string) (func() ([]string, error), error) {
-	s, err := g.Start(ctx, Invoking, dir, stagedChangesArgs(false, nil)...)
+// pre-commit check's longest git command, started before any other. The
+// answer is git's raw diff (modes and ids of both sides, ids in full), at
+// the cost of the names alone: the check proves from it that a commit
+// only edits documents in place (staged/delta.go).
+func (g *Git) StartStagedChanges(ctx context.Context, dir string) (func() ([]TreeChange, error), error) {
+	args := stagedChangesArgs(false, nil)
+	args = slices.Insert(args, slices.Index(args, "--name-only"), "--raw", "--no-abbrev")
+	args = slices.DeleteFunc(args, func(a string) bool { return a == "--name-only" })
+	s, err := g.Start(ctx, Invoking, dir, args...)
 	if err != nil {
 		return nil, err
 	}
-	return func() ([]string, error) {
+	return func() ([]TreeChange, error) {
 		out, err := s.Wait()
 		if err != nil {
 			return nil, err
 		}
-		return splitNUL(out), nil
+		return parseRawDiff(out)
 	}, nil
+}
+
+// ChangedPaths lists the paths of changes, in their order.
+func ChangedPaths(changes []TreeChange) []string {
+	paths := make([]string, len(changes))
+	for i, c := range changes {
+		paths[i] = c.Path
+	}
+	return paths
 }
