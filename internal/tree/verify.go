@@ -58,14 +58,14 @@ func verifyContent(src content, entries int, opts VerifyOptions) *Report {
 		go func() {
 			defer wg.Done()
 			x := NewLinkExtractor()
-			var buf []byte // reused: nothing keeps a document's bytes
-			var links []docResult
+			var buf []byte        // reused: nothing keeps a document's bytes
+			var links []linkCheck // only what the checks after the walk need
 			for batch := range jobs {
 				for _, j := range batch {
 					r := checkDocument(w.src, x, &buf, j)
 					results[i] = append(results[i], r.findings...)
 					if len(r.softLinks) > 0 || len(r.localLinks) > 0 {
-						links = append(links, r)
+						links = append(links, linkCheck{r.rel, r.softLinks, r.localLinks})
 					}
 					if opts.Links {
 						linked[i] = append(linked[i], r)
@@ -75,7 +75,7 @@ func verifyContent(src content, entries int, opts VerifyOptions) *Report {
 			// jobs is closed: the walk is over and its index complete.
 			for _, r := range links {
 				for _, sl := range r.softLinks {
-					if f, bad := w.checkSoftLink(r.rel, sl); bad {
+					if f, bad := checkSoftLink(r.rel, sl, w.isLinkable); bad {
 						results[i] = append(results[i], f)
 					}
 				}
@@ -99,6 +99,15 @@ func verifyContent(src content, entries int, opts VerifyOptions) *Report {
 		findings = append(findings, checkAnchors(slices.Concat(linked...))...)
 	}
 	return &Report{Findings: sortFindings(findings), Scanned: w.scanned}
+}
+
+// linkCheck is a document's links, kept until the walk has listed every
+// target (a docResult is four times its size: 100,000 of them copied while
+// the slice grows cost more than checking the links).
+type linkCheck struct {
+	rel        string
+	softLinks  []SoftLink
+	localLinks []localLink
 }
 
 type docResult struct {
@@ -220,36 +229,63 @@ func (w *walker) isLinkable(p string) bool {
 	return ok
 }
 
-// checkSoftLink resolves one soft link against the walked index.
-func (w *walker) checkSoftLink(rel string, sl SoftLink) (contracts.Finding, bool) {
+// CheckSoftLinks resolves a document's soft links (rel its tree-relative
+// path) as verification does, linkable answering whether a tree-relative
+// path is a document or an indexed directory of the tree: for a caller
+// that knows the tree's paths without walking it (verify --staged, when a
+// commit only edits documents of a tree that verified).
+func CheckSoftLinks(rel string, links []SoftLink, linkable func(string) bool) []contracts.Finding {
+	var out []contracts.Finding
+	for _, sl := range links {
+		if f, bad := checkSoftLink(rel, sl, linkable); bad {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// checkSoftLink resolves one soft link against the tree's linkable paths.
+func checkSoftLink(rel string, sl SoftLink, linkable func(string) bool) (contracts.Finding, bool) {
 	f := contracts.Finding{Path: rel, Line: sl.Line, Target: sl.Value}
 	p, v := ResolveTarget(".", sl.Value, true)
 	switch {
 	case v == TargetEscapes && isFileURL(strings.TrimSpace(sl.Value)):
 		f.Code, f.Message = contracts.FindingSoftLinkPathEscape, "soft link is a file: URL, which names a location on a machine, not a path in the tree"
 	case v == TargetEscapes:
-		f.Code, f.Message = contracts.FindingSoftLinkPathEscape, "soft link leaves the tree"+w.relativeHint(rel, sl.Value)
+		f.Code, f.Message = contracts.FindingSoftLinkPathEscape, "soft link leaves the tree"+relativeHint(rel, sl.Value, linkable)
 	case v == TargetExternal:
 		f.Code, f.Message = contracts.FindingSoftLinkBroken, "soft link is not a path in the tree"
-	case w.isLinkable(p):
+	case linkable(p):
 		return f, false
 	default:
-		f.Code, f.Message = contracts.FindingSoftLinkBroken, fmt.Sprintf("soft link target %s is not a document or indexed directory of the tree", p)+w.relativeHint(rel, sl.Value)
+		f.Code, f.Message = contracts.FindingSoftLinkBroken, fmt.Sprintf("soft link target %s is not a document or indexed directory of the tree", p)+relativeHint(rel, sl.Value, linkable)
 	}
 	return f, true
 }
 
 // relativeHint names the usual mistake behind a broken soft link: a path
 // written from the document's directory, when that path is linkable.
-func (w *walker) relativeHint(rel, value string) string {
+func relativeHint(rel, value string, linkable func(string) bool) string {
 	dir := path.Dir(rel)
 	if dir == "." || strings.HasPrefix(strings.TrimSpace(value), "/") {
 		return ""
 	}
-	if q, v := ResolveTarget(dir, value, false); v == TargetInside && w.isLinkable(q) {
+	if q, v := ResolveTarget(dir, value, false); v == TargetInside && linkable(q) {
 		return "; soft links are relative to the tree root, not to the document: write " + q
 	}
 	return ""
+}
+
+// WalkReaches reports whether verification's walk reaches the
+// tree-relative path p: no directory on the way to it, and not p itself,
+// is infrastructure (which the walk skips whole).
+func WalkReaches(p string) bool {
+	for q := p; q != "." && q != ""; q = path.Dir(q) {
+		if ClassOf(q) == contracts.ClassInfrastructure {
+			return false
+		}
+	}
+	return true
 }
 
 // sortFindings orders findings by path, line, code and target, dropping

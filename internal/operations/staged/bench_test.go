@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,10 +28,14 @@ import (
 //     against `verify docs/ctx` of the same files on disk; first with
 //     every object loose (just added), then packed (as after a clone).
 //     Goal: at most 2x.
-//   - OneStaged: one modified document staged, every result cached,
+//   - OneStaged: one modified document staged on a HEAD the check
+//     judged (the delta path), every result cached,
 //     against `git status --porcelain`. Goal: at most 1.5x.
-//   - OneStagedNew: the same, the staged document new each time (one
-//     cache miss, the journal written): what a commit's hook meets.
+//   - OneStagedWhole: the same without the delta path (its records
+//     dropped before each run): the whole tree walked, every result
+//     from the staged cache.
+//   - OneStagedNew: the same as OneStaged, the staged document new each
+//     time (never seen before): what a commit's hook meets.
 //   - NothingStaged: nothing under the tree staged (the fast path)
 //     against `git diff --cached --quiet`. Goal: at most 1.3x.
 //   - CodeOnlyCited: one code file staged that two documents cite (of
@@ -46,6 +51,9 @@ import (
 //
 //	go test -run '^$' -bench BenchmarkVerifyStaged -benchtime 10x ./internal/operations/staged/
 //
+// GCT_BENCH_DOCS=<n> sets the tree's size (10000, 30000, 100000 are the
+// sizes issue 35 measures).
+//
 // GCT_BENCH_BASELINE=<binary> runs another build's `verify --staged` in
 // the same rotation (reported as base-ms and base-ratio): before and after
 // side by side. It runs against a copy of the repository's .git (each
@@ -58,6 +66,9 @@ func BenchmarkVerifyStaged(b *testing.B) {
 	docs := 100_000
 	if testing.Short() {
 		docs = 5_000
+	}
+	if n, err := strconv.Atoi(os.Getenv("GCT_BENCH_DOCS")); err == nil && n > 0 {
+		docs = n
 	}
 	tmp := b.TempDir()
 	bin := filepath.Join(tmp, "git-context-tree")
@@ -181,7 +192,25 @@ func BenchmarkVerifyStaged(b *testing.B) {
 	git("prune-packed")
 	b.Run("ColdPacked", func(b *testing.B) { side(b, dropCache, disk, "disk-verify") })
 	status := command(nil, "git", []string{"status", "--porcelain"})
+	// HEAD judged, as the hook of the commit that made it judged it: the
+	// delta path (delta.go) applies.
+	git("reset", "-q")
+	staged()
+	git("add", "docs/ctx/NODE.md")
 	b.Run("OneStaged", func(b *testing.B) { side(b, nothing, status, "git-status") })
+	// The same without the delta path's records: the whole tree walked,
+	// every result from the staged cache.
+	dropStates := func() {
+		for _, gitDir := range []string{filepath.Join(repo, ".git"), baseGit} {
+			if err := os.Remove(filepath.Join(gitDir, cacheDir, statesName)); err != nil && !os.IsNotExist(err) {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("OneStagedWhole", func(b *testing.B) { side(b, dropStates, status, "git-status") })
+	git("reset", "-q")
+	staged()
+	git("add", "docs/ctx/NODE.md")
 	// What a hook meets: a document staged with content never verified
 	// before (one cache miss, and the journal written).
 	n := 0

@@ -23,6 +23,11 @@ type Options struct {
 	// noted, on their own branch.
 	Notes      bool
 	MergeNotes bool
+
+	// For the tests: noDelta turns the delta path off (delta.go), onDelta
+	// is called for each tree it verified.
+	noDelta bool
+	onDelta func(prefix string)
 }
 
 // The notes cost (almost) nothing beyond the check. A commit that

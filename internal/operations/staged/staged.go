@@ -76,10 +76,11 @@ func Verify(ctx context.Context, g *git.Git, dir string, opts Options) (*contrac
 		}
 		return r.headProject(ctx, candidates, objects)
 	})
-	changed, err := changedC.wait()
+	changes, err := changedC.wait()
 	if err != nil {
 		return nil, gitErr(err)
 	}
+	changed := git.ChangedPaths(changes)
 	if r.objects, err = batchC.wait(); err != nil {
 		return nil, gitErr(err)
 	}
@@ -125,67 +126,136 @@ func Verify(ctx context.Context, g *git.Git, dir string, opts Options) (*contrac
 		}
 	}
 
-	// Something in a tree is staged: list the trees' index entries while
-	// the cache is read.
-	prefixes := make([]string, len(trees))
+	// Something in a tree is staged. A tree the commit only edits in
+	// place, as HEAD holds it verified, takes the delta path (delta.go);
+	// the others are listed and verified whole.
+	notes := r.wantsNotes(opts, changed)
+	heads, err := r.headTrees(ctx, trees)
+	if err != nil {
+		return nil, err
+	}
+	if r.verified == nil {
+		r.verified = openVerified(r.commonDir)
+	}
+	states, cits := openStates(r.commonDir), openCitations(r.commonDir)
+	outcomes := make([]treeOutcome, len(trees))
+	var full []int // indexes into trees
 	for i, t := range trees {
-		prefixes[i] = t.prefix
+		head, inHead := heads[t.prefix]
+		d := deltaOf(changes, t.prefix)
+		outcomes[i] = treeOutcome{head: head, inHead: inHead, delta: d}
+		if !inHead || head.Mode != "040000" || opts.noDelta {
+			full = append(full, i)
+			continue
+		}
+		r.prove(head.ID, states, cits)
+		headCiting, citesKnown := cits.lookup(head.ID)
+		if notes && !citesKnown {
+			full = append(full, i)
+			continue
+		}
+		tr, results, docs, done, err := r.deltaReport(t, head, d, states)
+		if err != nil {
+			return nil, err
+		}
+		if !done {
+			full = append(full, i)
+			continue
+		}
+		outcomes[i].report, outcomes[i].citing = tr, headCiting
+		if tr.OK {
+			states.addPending(pendingOf(head, tr.Scanned, d, citesOfDocs(docs, results)))
+		}
+		if opts.onDelta != nil {
+			opts.onDelta(t.prefix)
+		}
+	}
+	if len(full) > 0 {
+		if err := r.verifyWhole(ctx, trees, full, outcomes, changed, states); err != nil {
+			return nil, err
+		}
+	}
+
+	isChanged := changedSet(changed)
+	var untouched []citedTree
+	for i, t := range trees {
+		o := outcomes[i]
+		if o.report == nil {
+			continue // in a submodule: committed in its own repository
+		}
+		rep.Trees = append(rep.Trees, *o.report)
+		rep.OK = rep.OK && o.report.OK
+		if notes {
+			rep.EvidenceNotes = append(rep.EvidenceNotes, notesOf(t.prefix, o.citing, isChanged)...)
+		}
+		// A tree the commit leaves alone holds HEAD's tree: its
+		// citations are indexed for the commits that stage no document.
+		if o.inHead && o.head.Mode == "040000" && len(o.delta.changes) == 0 && o.delta.edits {
+			untouched = append(untouched, citedTree{id: o.head.ID, citing: o.citing})
+			if o.report.OK {
+				states.addScan(o.head.ID, o.report.Scanned)
+			}
+		}
+	}
+	rep.EvidenceNotes = sortNotes(rep.EvidenceNotes)
+	for _, t := range untouched {
+		cits.put(t.id, t.citing)
+	}
+	cits.save()
+	ok := map[string]bool{}
+	for i, t := range trees {
+		ok[t.prefix] = outcomes[i].report != nil && outcomes[i].report.OK
+	}
+	r.recordVerified(ctx, changed, trees, ok)
+	r.verified.save()
+	states.save()
+	return rep, nil
+}
+
+// treeOutcome is what one declared tree came to in a run.
+type treeOutcome struct {
+	head   git.IndexEntry // HEAD's entry at the tree's prefix
+	inHead bool
+	delta  treeDelta
+	report *contracts.TreeReport // nil: another repository's (a submodule)
+	citing []citation
+}
+
+// verifyWhole verifies the trees at indexes full whole: their index
+// entries listed, every document's result from the staged cache or its
+// blob.
+func (r *run) verifyWhole(ctx context.Context, trees []declared, full []int, outcomes []treeOutcome, changed []string, states *treeStates) error {
+	prefixes := make([]string, len(full))
+	for k, i := range full {
+		prefixes[k] = trees[i].prefix
 	}
 	cacheC := async(func() (*cache, error) { return openCache(r.commonDir), nil })
-	listed, err := g.IndexEntries(ctx, r.top, prefixes...)
+	listed, err := r.g.IndexEntries(ctx, r.top, prefixes...)
 	if err != nil {
-		return nil, gitErr(err)
+		return gitErr(err)
 	}
 	ix := git.NewIndex(listed)
 	if ita, err := r.intentToAdd(ctx, listed, changed, prefixes); err != nil {
-		return nil, err
+		return err
 	} else {
 		ix.Drop(ita)
 	}
 	r.cache, _ = cacheC.wait()
-	notes := r.wantsNotes(opts, changed)
-	isChanged := changedSet(changed)
-	var untouched []citedTree
-	for _, t := range trees {
-		tr, citing, err := r.verifyTree(ctx, ix, t)
+	for _, i := range full {
+		tr, citing, err := r.verifyTree(ctx, ix, trees[i])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if tr == nil {
-			continue // in a submodule: committed in its own repository
-		}
-		rep.Trees = append(rep.Trees, *tr)
-		rep.OK = rep.OK && tr.OK
-		if notes {
-			rep.EvidenceNotes = append(rep.EvidenceNotes, notesOf(t.prefix, citing, isChanged)...)
-		}
-		// A tree the commit leaves alone holds HEAD's tree: its
-		// citations are indexed for the commits that stage no document.
-		if e, ok := r.heads[t.prefix]; ok && e.Mode == "040000" && !touches(changed, "", []declared{t}) {
-			untouched = append(untouched, citedTree{id: e.ID, citing: citing})
+		o := &outcomes[i]
+		o.report, o.citing = tr, citing
+		if tr != nil && tr.OK && o.inHead && o.head.Mode == "040000" {
+			p := pendingOf(o.head, tr.Scanned, o.delta, citesOfCitations(citing))
+			p.whole, p.citing = true, citing
+			states.addPending(p)
 		}
 	}
-	rep.EvidenceNotes = sortNotes(rep.EvidenceNotes)
 	r.cache.save()
-	if len(untouched) > 0 {
-		cits := openCitations(r.commonDir)
-		for _, t := range untouched {
-			cits.put(t.id, t.citing)
-		}
-		cits.save()
-	}
-	passed := map[string]bool{}
-	for _, tr := range rep.Trees {
-		if tr.OK {
-			passed[tr.Selector] = true
-		}
-	}
-	ok := map[string]bool{}
-	for _, t := range trees {
-		ok[t.prefix] = passed[t.conn.Exact]
-	}
-	r.recordVerified(ctx, changed, trees, ok)
-	return rep, nil
+	return nil
 }
 
 // run is one verify --staged.
@@ -400,6 +470,7 @@ func (r *run) verifyTree(ctx context.Context, ix *git.Index, t declared) (*contr
 // it needs: docs[k] is tes[at[k]].
 func treeEntries(entries []git.IndexEntry, prefix string) (tes []tree.IndexEntry, docs []doc, at []int) {
 	tes = make([]tree.IndexEntry, 0, len(entries))
+	docs, at = make([]doc, 0, len(entries)), make([]int, 0, len(entries))
 	for _, e := range entries {
 		if e.Path == prefix {
 			continue // the root itself staged as a file: the tree has no root
