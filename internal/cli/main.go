@@ -66,7 +66,8 @@ type commands struct {
 	Export     exportCmd     `cmd:"" help:"Generated views of a tree: llms.txt and llms-full.txt, the .ctxfile envelope, a static site."`
 	Serve      serveCmd      `cmd:"" help:"Preview a tree's static site on loopback; rebuilt when files change."`
 	Schema     schemaCmd     `cmd:"" help:"Print the JSON Schemas of the public contracts."`
-	Version    versionCmd    `cmd:"" help:"Print version and build information."`
+	Version    versionCmd    `cmd:"" help:"Print version and build information (also --version)."`
+	Help       helpCmd       `cmd:"" help:"Print a command's usage, as <command> -h does."`
 	Man        manCmd        `cmd:"" help:"Print the man page, or install it (--install) so that git context-tree --help opens it."`
 }
 
@@ -82,6 +83,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// JSON per string literal (writeJSON).
 	rawOut, rawErr := stdout, stderr
 	stdout, stderr = redact.Writer{W: stdout}, redact.Writer{W: stderr}
+	if len(args) == 0 {
+		if err := printCommandList(stdout); err != nil {
+			fmt.Fprintf(stderr, "fatal: %v\n", err)
+			return contracts.ExitFatal
+		}
+		return contracts.ExitOK
+	}
+	args = versionFlagAsCommand(args)
 	model, globals := commandModel(args)
 	exited, exitCode := false, 0
 	parser, err := newParser(model, stdout, stderr, func(code int) { exited, exitCode = true, code })
