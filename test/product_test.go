@@ -39,6 +39,8 @@ var jsonResultSchemas = map[string]string{
 	"version":        "version",
 	"man":            "man",
 	"help":           "", // prints -h's text, with or without --json
+	"completion":     "completion",
+	"__complete":     "", // candidates one a line for the shell scripts
 	"schema":         "schema-list",
 	"schema *":       "", // `schema <name>` prints a raw JSON Schema
 

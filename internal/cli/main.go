@@ -68,6 +68,8 @@ type commands struct {
 	Schema     schemaCmd     `cmd:"" help:"Print the JSON Schemas of the public contracts."`
 	Version    versionCmd    `cmd:"" help:"Print version and build information (also --version)."`
 	Help       helpCmd       `cmd:"" help:"Print a command's usage, as <command> -h does."`
+	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
+	Complete   completeCmd   `cmd:"" name:"__complete" hidden:"" help:"Print completion candidates (for the completion scripts)."`
 	Man        manCmd        `cmd:"" help:"Print the man page, or install it (--install) so that git context-tree --help opens it."`
 }
 
