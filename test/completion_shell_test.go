@@ -63,7 +63,7 @@ func completionProject(t *testing.T) (string, []string) {
 		}
 	}
 	files := map[string]string{
-		"proj/.context-tree.json": `{"schemaVersion":3,"trees":[{"kind":"directory","path":"docs/handbook"},{"kind":"directory","path":"guides"}]}` + "\n",
+		"proj/.context-tree.json":                                  `{"schemaVersion":3,"trees":[{"kind":"directory","path":"docs/handbook"},{"kind":"directory","path":"guides"}]}` + "\n",
 		"state/sessions/0b6f0a52-4d6e-4bfa-9a0e-1f0c4f8f1d11.json": "{}",
 	}
 	for name, text := range files {
