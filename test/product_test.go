@@ -38,6 +38,9 @@ var jsonResultSchemas = map[string]string{
 	"read":           "read",
 	"version":        "version",
 	"man":            "man",
+	"help":           "", // prints -h's text, with or without --json
+	"completion":     "completion",
+	"__complete":     "", // candidates one a line for the shell scripts
 	"schema":         "schema-list",
 	"schema *":       "", // `schema <name>` prints a raw JSON Schema
 
@@ -181,6 +184,8 @@ func commandWords(args []string) []string {
 			return append(words, args[i+1:]...)
 		case globalsWithValue[a]:
 			i++
+		case a == "--version" && len(words) == 0: // the version command
+			words = append(words, "version")
 		case strings.HasPrefix(a, "-") && a != "-":
 		default:
 			words = append(words, a)

@@ -66,7 +66,10 @@ type commands struct {
 	Export     exportCmd     `cmd:"" help:"Generated views of a tree: llms.txt and llms-full.txt, the .ctxfile envelope, a static site."`
 	Serve      serveCmd      `cmd:"" help:"Preview a tree's static site on loopback; rebuilt when files change."`
 	Schema     schemaCmd     `cmd:"" help:"Print the JSON Schemas of the public contracts."`
-	Version    versionCmd    `cmd:"" help:"Print version and build information."`
+	Version    versionCmd    `cmd:"" help:"Print version and build information (also --version)."`
+	Help       helpCmd       `cmd:"" help:"Print a command's usage, as <command> -h does."`
+	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
+	Complete   completeCmd   `cmd:"" name:"__complete" hidden:"" help:"Print completion candidates (for the completion scripts)."`
 	Man        manCmd        `cmd:"" help:"Print the man page, or install it (--install) so that git context-tree --help opens it."`
 }
 
@@ -82,6 +85,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// JSON per string literal (writeJSON).
 	rawOut, rawErr := stdout, stderr
 	stdout, stderr = redact.Writer{W: stdout}, redact.Writer{W: stderr}
+	if len(args) == 0 {
+		if err := printCommandList(stdout); err != nil {
+			fmt.Fprintf(stderr, "fatal: %v\n", err)
+			return contracts.ExitFatal
+		}
+		return contracts.ExitOK
+	}
+	args = versionFlagAsCommand(args)
 	model, globals := commandModel(args)
 	exited, exitCode := false, 0
 	parser, err := newParser(model, stdout, stderr, func(code int) { exited, exitCode = true, code })
