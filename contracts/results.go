@@ -169,7 +169,8 @@ type VersionInfo struct {
 	Version  string `json:"version"`
 	Revision string `json:"revision,omitempty"`
 	Modified bool   `json:"modified,omitempty"`
-	// Date is when a release build was made (RFC 3339), as it was stamped.
+	// Date is a release build's date: the commit date of the commit it
+	// was built from (RFC 3339), so that a rebuild is the same binary.
 	Date            string `json:"date,omitempty"`
 	GoVersion       string `json:"goVersion"`
 	DocumentVersion int    `json:"documentVersion"`

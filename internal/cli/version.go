@@ -24,7 +24,7 @@ func (cmd *versionCmd) Run(c *Context) error {
 			about = append(about, "modified")
 		}
 		if v.Date != "" {
-			about = append(about, "built "+v.Date)
+			about = append(about, v.Date)
 		}
 		if len(about) > 0 {
 			fmt.Fprintf(c.Stdout, " (%s)", strings.Join(about, ", "))
