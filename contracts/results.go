@@ -163,10 +163,15 @@ type NextStep struct {
 
 // VersionInfo is the result of `version`.
 type VersionInfo struct {
-	SchemaVersion   int    `json:"schemaVersion"`
-	Version         string `json:"version"`
-	Revision        string `json:"revision,omitempty"`
-	Modified        bool   `json:"modified,omitempty"`
+	SchemaVersion int `json:"schemaVersion"`
+	// Version is the build's semantic version without a "v": a release's
+	// (0.1.0), or 0.0.0-dev+<commit> for a build from a clone.
+	Version  string `json:"version"`
+	Revision string `json:"revision,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
+	// Date is a release build's date: the commit date of the commit it
+	// was built from (RFC 3339), so that a rebuild is the same binary.
+	Date            string `json:"date,omitempty"`
 	GoVersion       string `json:"goVersion"`
 	DocumentVersion int    `json:"documentVersion"`
 }

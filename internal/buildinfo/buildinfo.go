@@ -1,5 +1,7 @@
-// Package buildinfo reads what the go command stamped into the binary: the
-// module version and the VCS revision. The CLI's `version` prints it and
+// Package buildinfo says which build the binary is: a semantic version,
+// the commit and the date a release build was stamped with, else what the
+// go command stamped (the module version of `go install …@v0.1.0`, the
+// VCS revision of a build in a clone). The CLI's `version` prints it and
 // skill installation stamps installed skills with Version.
 package buildinfo
 
@@ -9,38 +11,99 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/semver"
 )
 
-// Devel is the version of a binary built without module version
-// information (go run, go test, a build outside a module checkout).
-const Devel = "(devel)"
+// A release build stamps these through the linker (.goreleaser.yaml):
+//
+//	-ldflags "-X github.com/git-context-tree/git-context-tree/internal/buildinfo.version=0.1.0
+//	          -X github.com/git-context-tree/git-context-tree/internal/buildinfo.commit=<40 hex>
+//	          -X github.com/git-context-tree/git-context-tree/internal/buildinfo.date=<RFC 3339>"
+//
+// Nothing assigns them at run time.
+var (
+	version string
+	commit  string
+	date    string
+)
+
+// Dev is the version of a build from source that is not a tagged module
+// version: a clone, go run, go test. The commit it was built from follows
+// as build metadata when the go command stamped one.
+const Dev = "0.0.0-dev"
+
+// stamp is what the linker set.
+type stamp struct{ version, commit, date string }
 
 // Read returns the binary's version and build information.
 func Read() contracts.VersionInfo {
-	v := contracts.VersionInfo{SchemaVersion: contracts.CLIVersion, Version: Devel, GoVersion: runtime.Version(), DocumentVersion: contracts.DocumentVersion}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
+	bi, _ := debug.ReadBuildInfo()
+	return read(stamp{version, commit, date}, bi)
+}
+
+// read derives the build's information from a linker stamp and the go
+// command's build information (nil when the binary has none). A stamp
+// that is not a semantic version is ignored, as if absent.
+func read(st stamp, bi *debug.BuildInfo) contracts.VersionInfo {
+	v := contracts.VersionInfo{SchemaVersion: contracts.CLIVersion, GoVersion: runtime.Version(), DocumentVersion: contracts.DocumentVersion}
+	module := ""
+	if bi != nil {
+		module = bi.Main.Version
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				v.Revision = s.Value
+			case "vcs.modified":
+				v.Modified = s.Value == "true"
+			}
+		}
+	}
+	if sv, err := semver.Parse(st.version); err == nil {
+		v.Version = sv.String()
+		if st.commit != "" {
+			v.Revision = st.commit
+		}
+		v.Date = st.date
 		return v
 	}
-	if bi.Main.Version != "" {
-		v.Version = bi.Main.Version
+	if release(module) {
+		v.Version = strings.TrimPrefix(module, "v")
+		return v
 	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v.Revision = s.Value
-		case "vcs.modified":
-			v.Modified = s.Value == "true"
+	v.Version = Dev
+	if v.Revision != "" {
+		v.Version += "+" + v.Revision[:min(len(v.Revision), 12)]
+		if v.Modified {
+			v.Version += ".dirty"
 		}
 	}
 	return v
 }
 
-// Version is the binary's module version, or Devel.
+// release reports a module version that names a tagged release
+// (v0.1.0, v1.0.0-rc.1): not "(devel)", not a Go pseudo-version of an
+// untagged commit, not a tag with uncommitted changes ("+dirty").
+func release(module string) bool {
+	sv, err := semver.Parse(module)
+	return err == nil && strings.HasPrefix(module, "v") && !pseudoVersion.MatchString(module) && !slices.Contains(sv.Build, "dirty")
+}
+
+// pseudoVersion is Go's version of an untagged commit
+// (v0.0.0-20260101120000-abcdefabcdef, v1.2.4-0.20260101120000-abcdefabcdef).
+var pseudoVersion = regexp.MustCompile(`-(0\.)?[0-9]{14}-[0-9a-f]{12}(\+[0-9A-Za-z.-]+)?$`)
+
+// Version is the binary's semantic version (Read().Version).
 func Version() string { return Read().Version }
+
+// Semver is the binary's semantic version, without a "v": a release's own
+// ("0.3.0"), else 0.0.0-dev with the commit it was built from as build
+// metadata ("0.0.0-dev+1a2b3c4d5e6f", ".dirty" appended for a modified
+// tree). The same as Version.
+func Semver() string { return Version() }
 
 // Fingerprint identifies the binary for caches of what its rules
 // computed: the build, the document contract, and the executable file
@@ -56,32 +119,3 @@ func Fingerprint() string {
 	}
 	return fp
 }
-
-// Semver is the binary's version as a semantic version without a "v":
-// a release's own ("0.3.0"), else 0.0.0-dev with the commit it was built
-// from as build metadata ("0.0.0-dev+1a2b3c4d5e6f", "+dirty" appended to
-// a modified tree's), for a source build, a pseudo-version or go test.
-func Semver() string {
-	v := Read()
-	if semverRelease.MatchString(v.Version) && !pseudoVersion.MatchString(v.Version) {
-		return strings.TrimPrefix(v.Version, "v")
-	}
-	meta := v.Revision
-	if len(meta) > 12 {
-		meta = meta[:12]
-	}
-	if v.Modified {
-		meta += ".dirty"
-	}
-	if meta == "" {
-		return "0.0.0-dev"
-	}
-	return "0.0.0-dev+" + strings.TrimPrefix(meta, ".")
-}
-
-// semverRelease is a tagged release: vMAJOR.MINOR.PATCH with an optional
-// pre-release, never a Go pseudo-version (v0.0.0-20260101120000-abcdef).
-var semverRelease = regexp.MustCompile(`^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?$`)
-
-// pseudoVersion is Go's version of an untagged commit.
-var pseudoVersion = regexp.MustCompile(`-(0\.)?[0-9]{14}-[0-9a-f]{12}(\+incompatible)?$`)

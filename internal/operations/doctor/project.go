@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/buildinfo"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/operations/hooks"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
@@ -48,6 +49,7 @@ func checkProject(ctx context.Context, env operations.Env, r *doctorReport) {
 	}
 	if p.Checkout != "" {
 		checkHook(ctx, env, p, conns, r)
+		checkPinnedRelease(p.Checkout, buildinfo.Semver(), r)
 	}
 }
 
