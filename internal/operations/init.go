@@ -41,6 +41,11 @@ func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult,
 			"%s already exists; init never overwrites a tree (without --title and --no-connect, init declares it as it is)", name).
 			WithDetails(map[string]any{"path": name})
 	}
+	if !exists && req.Dir == "" {
+		if err := refuseCodeRoot(ctx, env, abs); err != nil {
+			return nil, err
+		}
+	}
 	if req.NoConnect {
 		root, err := tree.Scaffold(abs, title)
 		if err != nil {
