@@ -60,7 +60,7 @@ func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult,
 	firstMissing := missingAncestor(abs)
 	var root string
 	created := false
-	_, err = p.UpdateConfig(env.LockWait, func(cfg *contracts.Config) (bool, error) {
+	_, err = p.UpdateConfig(env.ConfigLockWait(), func(cfg *contracts.Config) (bool, error) {
 		if exists {
 			if root, err = tree.OpenRoot(abs); err != nil {
 				return false, err
