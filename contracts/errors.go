@@ -101,6 +101,11 @@ const CodeMessageSecret ErrorCode = "COMMIT_MESSAGE_SECRET"
 // details.candidates lists their full ids (a refusal).
 const CodeIDAmbiguous ErrorCode = "ID_AMBIGUOUS"
 
+// CodeInitRepositoryRoot: init was run without a directory at the root of
+// a git repository holding code, which it would adopt whole; details name
+// the folder to init instead (a refusal).
+const CodeInitRepositoryRoot ErrorCode = "INIT_REPOSITORY_ROOT"
+
 // Exit codes (DESIGN §3). A refusal (ExitRefused) means a precondition does
 // not hold and nothing was changed.
 const (
@@ -143,6 +148,7 @@ var refusals = map[ErrorCode]bool{
 	CodeSiteOutputForeign:  true,
 	CodeEvalSetChanged:     true,
 	CodeMessageSecret:      true,
+	CodeInitRepositoryRoot: true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

@@ -43,7 +43,9 @@ const (
 )
 
 // DriftReport is the result of `drift`: the documents whose cited code
-// changed. OK is false (exit 1) when anything drifted.
+// changed, and the entries it cannot compare. OK is false (exit 1) when
+// anything drifted; an unstamped entry (nothing recorded to compare with)
+// is listed with its status but does not count as drifted.
 type DriftReport struct {
 	SchemaVersion int         `json:"schemaVersion"`
 	OK            bool        `json:"ok"`
@@ -59,6 +61,25 @@ type DriftTree struct {
 	Findings  []Finding       `json:"findings"`
 	// Sources is how many entries the tree's documents cite.
 	Sources int `json:"sources"`
+}
+
+// Drifted reports whether any entry of the tree drifted: every listed
+// status but unstamped (changed, deleted, an unknown commit, a repository
+// that cannot be read).
+func (t DriftTree) Drifted() bool { return t.Count(false) > 0 }
+
+// Count is how many listed entries are unstamped (unstamped true) or
+// drifted (false).
+func (t DriftTree) Count(unstamped bool) int {
+	n := 0
+	for _, d := range t.Documents {
+		for _, s := range d.Sources {
+			if (s.Status == DriftUnstamped) == unstamped {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // DriftDocument is a document with at least one drifted source.

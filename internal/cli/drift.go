@@ -30,7 +30,9 @@ With --format github each drifted entry is a GitHub Actions annotation on
 the cited code's current lines (a warning; entries that cannot be compared
 are notices on the document), with --format sarif a SARIF 2.1.0 log: run it
 on a pull request with --since <base> (contrib/github-actions/
-context-tree-drift.yml). Exit 0 when nothing drifted, 1 when something did.`
+context-tree-drift.yml). Exit 0 when nothing drifted, 1 when something did
+(changed, deleted, an unknown commit, an unavailable repository); unstamped
+entries are listed and counted apart and do not fail the check.`
 }
 
 func (cmd *driftCmd) Run(c *Context) error {
@@ -53,17 +55,24 @@ func (c *Context) printDrift(rep *contracts.DriftReport) {
 		for _, f := range t.Findings {
 			fmt.Fprintln(c.Stdout, c.findingLine(t.Root, f))
 		}
-		n := 0
+		drifted := map[bool]int{} // documents with a drifted (false) or unstamped (true) entry
 		for _, d := range t.Documents {
 			loc := c.display(filepath.Join(t.Root, filepath.FromSlash(d.Path)))
+			seen := map[bool]bool{}
 			for _, s := range d.Sources {
-				n++
 				fmt.Fprintf(c.Stdout, "%s: %s\n", loc, driftLine(s))
+				seen[s.Status == contracts.DriftUnstamped] = true
+			}
+			for k := range seen {
+				drifted[k]++
 			}
 		}
 		status := "nothing drifted"
-		if n > 0 {
-			status = fmt.Sprintf("%d drifted in %d %s", n, len(t.Documents), plural(len(t.Documents), "document"))
+		if n := t.Count(false); n > 0 {
+			status = fmt.Sprintf("%d drifted in %d %s", n, drifted[false], plural(drifted[false], "document"))
+		}
+		if n := t.Count(true); n > 0 {
+			status += fmt.Sprintf(", %d unstamped in %d %s (git context-tree evidence stamp <doc>)", n, drifted[true], plural(drifted[true], "document"))
 		}
 		fmt.Fprintf(c.Stderr, "%s: %d %s cited: %s\n", c.display(t.Root), t.Sources, plural(t.Sources, "source"), status)
 	}

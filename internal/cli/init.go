@@ -25,7 +25,11 @@ verified. Findings (a folder of plain Markdown has many) are reported with
 exit 1 (0 with --allow-invalid), and the commands to run next are printed:
 git context-tree fix repairs what is mechanical, then git add, hooks
 install, commit. Refuses with exit 3, writing nothing, when the directory
-has a NODE.md and --title or --no-connect is given.`
+has a NODE.md and --title or --no-connect is given, and, without a
+directory, at the root of a git repository holding code
+(INIT_REPOSITORY_ROOT: it would adopt the whole repository; the message
+names the folder of Markdown to init instead, and init . adopts the root
+anyway).`
 }
 
 func (cmd *initCmd) Run(c *Context) error {

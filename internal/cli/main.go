@@ -20,6 +20,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/redact"
@@ -248,7 +249,7 @@ func newContext(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return c, err
 	}
-	c.Env = operations.Env{Dir: c.Env.Dir, Git: git.New(), Home: home, LockWait: wait}
+	c.Env = operations.Env{Dir: c.Env.Dir, Git: git.New(), Home: home, LockWait: wait, LockWaiting: c.lockWaiting}
 	return c, nil
 }
 
@@ -266,6 +267,16 @@ func lockWait() (time.Duration, error) {
 		return 0, contracts.Errorf(contracts.CodeUsage, "%s=%q is not a duration such as 10s", lockWaitVar, v)
 	}
 	return d, nil
+}
+
+// lockWaiting says on stderr (never stdout, --json or not) who holds the
+// lock a command has been waiting for, and for how long it will wait.
+func (c *Context) lockWaiting(h lock.Holder) {
+	who := fmt.Sprintf("process %d", h.PID)
+	if h.Purpose != "" {
+		who += " (" + h.Purpose + ")"
+	}
+	fmt.Fprintf(c.Stderr, "waiting for %s, held by %s; giving up after %s (%s sets how long)\n", h.Path, who, c.Env.LockWait, lockWaitVar)
 }
 
 // exitStatus is a non-zero exit after the command printed its full report.

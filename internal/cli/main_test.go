@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,5 +29,63 @@ func TestSelfContainedCommandsIgnoreLockWait(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := Main([]string{"list"}, strings.NewReader(""), &stdout, &stderr); code != contracts.ExitUsage || !strings.Contains(stderr.String(), lockWaitVar) {
 		t.Errorf("list with a bad %s: exit %d, stderr %q", lockWaitVar, code, stderr.String())
+	}
+}
+
+// lockReleaser is a stderr that releases the configuration lock the test
+// holds once the command says it is waiting for it.
+type lockReleaser struct {
+	t    *testing.T
+	lock string
+	buf  bytes.Buffer
+}
+
+func (w *lockReleaser) Write(p []byte) (int, error) {
+	w.buf.Write(p)
+	if strings.Contains(w.buf.String(), "waiting for ") {
+		if err := os.Remove(w.lock); err != nil && !os.IsNotExist(err) {
+			w.t.Error(err)
+		}
+	}
+	return len(p), nil
+}
+
+// A command waiting for the configuration lock says on stderr who holds
+// it (pid and purpose) while it waits, never on stdout, also with --json;
+// once the holder releases it, the command goes on.
+func TestConfigLockWaitIsTold(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	t.Setenv("CONTEXT_TREE_HOME", filepath.Join(dir, "state"))
+	t.Setenv(lockWaitVar, "2m") // far longer than the notice takes; without it, LOCK_HELD
+	proj := filepath.Join(dir, "proj")
+	if err := os.MkdirAll(filepath.Join(proj, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	node := "---\nschemaVersion: 1\ntitle: Notes\n---\nNotes.\n"
+	if err := os.WriteFile(filepath.Join(proj, "notes", "NODE.md"), []byte(node), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, json := range []bool{false, true} {
+		lockFile := filepath.Join(proj, contracts.ConfigFile+".lock")
+		if err := os.WriteFile(lockFile, fmt.Appendf(nil, "%d\nsomeone else\n", os.Getpid()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"-C", proj, "connect", "notes"}
+		if json {
+			args = append([]string{"--json"}, args...)
+		}
+		var stdout bytes.Buffer
+		stderr := &lockReleaser{t: t, lock: lockFile}
+		if code := Main(args, strings.NewReader(""), &stdout, stderr); code != contracts.ExitOK {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr.buf.String())
+		}
+		want := fmt.Sprintf("waiting for %s, held by process %d (someone else); giving up after 2m0s (%s sets how long)\n", lockFile, os.Getpid(), lockWaitVar)
+		if !strings.HasPrefix(stderr.buf.String(), want) {
+			t.Errorf("%v: stderr %q, want it to begin with %q", args, stderr.buf.String(), want)
+		}
+		if strings.Contains(stdout.String(), "waiting") {
+			t.Errorf("%v: stdout %q tells of the wait", args, stdout.String())
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -57,11 +58,14 @@ func (s safeWriter) Flush() error {
 	return nil
 }
 
-// escapeForTerminal escapes what a terminal would act on.
+// escapeForTerminal escapes what a terminal would act on. A byte that is
+// not part of valid UTF-8 is escaped too (\x9b): a terminal reading 8-bit
+// controls would take a lone 0x9b for CSI. Writes carry whole strings, so
+// a character is never split across two of them.
 func escapeForTerminal(s string) string {
 	clean := true
-	for _, r := range s {
-		if unsafeOnTerminal(r) {
+	for i, r := range s {
+		if unsafeOnTerminal(r) || (r == utf8.RuneError && invalidAt(s, i)) {
 			clean = false
 			break
 		}
@@ -70,8 +74,10 @@ func escapeForTerminal(s string) string {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
 		switch {
+		case r == utf8.RuneError && invalidAt(s, i):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
 		case !unsafeOnTerminal(r):
 			b.WriteRune(r)
 		case r < 0x100:
@@ -81,6 +87,13 @@ func escapeForTerminal(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// invalidAt reports whether the rune starting at s[i] is an invalid byte
+// rather than an encoded U+FFFD.
+func invalidAt(s string, i int) bool {
+	_, size := utf8.DecodeRuneInString(s[i:])
+	return size == 1
 }
 
 func unsafeOnTerminal(r rune) bool {

@@ -74,7 +74,7 @@ func declare(p *sources.Project, env Env, src contracts.Source) (*contracts.Conn
 	want := sources.NewConnection(p.Root, src)
 	declared := want
 	var trees []contracts.Source
-	changed, err := p.UpdateConfig(env.LockWait, func(cfg *contracts.Config) (bool, error) {
+	changed, err := p.UpdateConfig(env.ConfigLockWait(), func(cfg *contracts.Config) (bool, error) {
 		for _, s := range cfg.Trees {
 			if c := sources.NewConnection(p.Root, s); c.Identity == want.Identity {
 				declared = c

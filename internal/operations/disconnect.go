@@ -19,7 +19,7 @@ func Disconnect(ctx context.Context, env Env, selector string) (*contracts.Conne
 	if err != nil {
 		return nil, err
 	}
-	_, err = p.UpdateConfig(env.LockWait, func(cfg *contracts.Config) (bool, error) {
+	_, err = p.UpdateConfig(env.ConfigLockWait(), func(cfg *contracts.Config) (bool, error) {
 		// Find it again by identity: the file may have changed since discovery.
 		i := slices.IndexFunc(cfg.Trees, func(s contracts.Source) bool {
 			return sources.NewConnection(p.Root, s).Identity == target.Identity

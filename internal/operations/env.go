@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
@@ -27,6 +28,10 @@ type Env struct {
 	// LockWait is how long to wait for a lock held by a live process
 	// before failing with LOCK_HELD.
 	LockWait time.Duration
+	// LockWaiting, when set, is told who holds a lock the command has
+	// been waiting for a moment (lock.NoticeAfter): the CLI says so on
+	// stderr. nil waits in silence.
+	LockWaiting func(lock.Holder)
 	// Progress, when set, is where git's fetch progress for a repository
 	// goes (sync on a terminal); nil fetches quietly.
 	Progress func(repository string) io.Writer
@@ -40,6 +45,11 @@ type Env struct {
 // dirtiness, from the cache when there is one.
 func (e Env) resolveDirectory(ctx context.Context, dir string) (*sources.DirectoryResolution, error) {
 	return e.Resolved.Resolve(ctx, e.Git, dir)
+}
+
+// ConfigLockWait is how the project configuration's lock is waited for.
+func (e Env) ConfigLockWait() lock.Wait {
+	return lock.Wait{Max: e.LockWait, Waiting: e.LockWaiting}
 }
 
 // Managed is the machine's git source maintenance.

@@ -41,6 +41,11 @@ func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult,
 			"%s already exists; init never overwrites a tree (without --title and --no-connect, init declares it as it is)", name).
 			WithDetails(map[string]any{"path": name})
 	}
+	if !exists && req.Dir == "" {
+		if err := refuseCodeRoot(ctx, env, abs); err != nil {
+			return nil, err
+		}
+	}
 	if req.NoConnect {
 		root, err := tree.Scaffold(abs, title)
 		if err != nil {
@@ -55,7 +60,7 @@ func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult,
 	firstMissing := missingAncestor(abs)
 	var root string
 	created := false
-	_, err = p.UpdateConfig(env.LockWait, func(cfg *contracts.Config) (bool, error) {
+	_, err = p.UpdateConfig(env.ConfigLockWait(), func(cfg *contracts.Config) (bool, error) {
 		if exists {
 			if root, err = tree.OpenRoot(abs); err != nil {
 				return false, err

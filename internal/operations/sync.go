@@ -98,13 +98,21 @@ func syncAll(ctx context.Context, env Env, conns []sources.Connection, offline b
 			// fetch, and what it changed.
 			since := map[string]string{}
 			fetched := map[string]bool{}
+			// Asked before any of them syncs: a sibling's snapshot build
+			// checks a newly declared subtree out too.
+			held := map[int]bool{}
+			for _, i := range groups[key] {
+				if c := conns[i]; c.Source.Kind == contracts.SourceGit {
+					held[i] = env.Managed().HeldAtTip(c)
+				}
+			}
 			for _, i := range groups[key] {
 				c := conns[i]
 				if ctx.Err() != nil {
 					errs[g] = ctx.Err()
 					return
 				}
-				opt := sources.SyncOptions{Offline: offline, Fetched: fetched[c.Source.Ref], Since: since[c.Source.Ref], Dirs: siblingDirs(conns, groups[key], c)}
+				opt := sources.SyncOptions{Offline: offline, Fetched: fetched[c.Source.Ref], Since: since[c.Source.Ref], NewSubtree: !held[i], Dirs: siblingDirs(conns, groups[key], c)}
 				entry, err := syncOne(ctx, env, c, opt)
 				if err == nil {
 					fetched[c.Source.Ref] = true

@@ -3,7 +3,6 @@ package sources
 import (
 	"bytes"
 	"encoding/json"
-	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
@@ -31,8 +30,8 @@ type Mutation func(cfg *contracts.Config) (changed bool, err error)
 // (.context-tree.json.lock), reading the file afresh under the lock so
 // concurrent updates never lose each other's changes, and replaces the file
 // atomically only when something changed. p.Config is the result.
-func (p *Project) UpdateConfig(wait time.Duration, mutate Mutation) (bool, error) {
-	l, err := lock.Acquire(p.ConfigFile+".lock", "git-context-tree configuration update", wait)
+func (p *Project) UpdateConfig(wait lock.Wait, mutate Mutation) (bool, error) {
+	l, err := lock.AcquireWaiting(p.ConfigFile+".lock", "git-context-tree configuration update", wait)
 	if err != nil {
 		return false, err
 	}

@@ -18,6 +18,10 @@ type SyncOptions struct {
 	// run: no second fetch, and Since is the commit before that fetch.
 	Fetched bool
 	Since   string
+	// NewSubtree says the snapshot of the branch's recorded tip did not
+	// hold this subtree before the run began (HeldAtTip): it is new to the
+	// machine even when a sibling's sync in this run has checked it out.
+	NewSubtree bool
 	// Dirs are further subtrees of the repository declared next to this
 	// one, for the snapshot to hold too (one checkout for them all).
 	Dirs []string
@@ -98,7 +102,7 @@ func (m *Managed) SyncWith(ctx context.Context, c Connection, opt SyncOptions) (
 	if offline && !opt.Fetched {
 		since = commit // nothing fetched: the ref did not move
 	}
-	if since != "" && !m.held(repo, since, c.Source.Path) {
+	if since != "" && (opt.NewSubtree || !m.held(repo, since, c.Source.Path)) {
 		since = "" // a subtree new to this machine is new, not unchanged
 	}
 	if err := m.checkSubtreeOnce(ctx, cache, repo, commit, c.Source.Path); err != nil {
@@ -310,6 +314,14 @@ func (m *Managed) lsPrefixes(ctx context.Context, cache, commit string, prefixes
 
 // held reports whether the snapshot of commit holds subtree, from its
 // record alone (no git): whether a subtree was synced here before.
+// HeldAtTip reports whether the snapshot of the recorded tip of c's branch
+// holds c's subtree: false for a subtree never synced on this machine.
+func (m *Managed) HeldAtTip(c Connection) bool {
+	repo := strings.ToLower(c.Source.Repository)
+	rec, ok := m.loadFetched(repo)[c.Source.Ref]
+	return ok && rec.Commit != "" && m.held(repo, rec.Commit, c.Source.Path)
+}
+
 func (m *Managed) held(repository, commit, subtree string) bool {
 	path, err := m.snapshotPath(repository, commit)
 	if err != nil {

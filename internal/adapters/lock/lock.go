@@ -26,8 +26,38 @@ type Lock struct {
 // release it. purpose is recorded on the lock's second line for people
 // inspecting it.
 func Acquire(path, purpose string, wait time.Duration) (*Lock, error) {
-	deadline := time.Now().Add(wait)
+	return AcquireWaiting(path, purpose, Wait{Max: wait})
+}
+
+// Wait is how long AcquireWaiting waits for a live holder, and whom it
+// tells that it is waiting.
+type Wait struct {
+	Max time.Duration
+	// Waiting, when set, is called once, when a live process has held the
+	// lock for NoticeAfter of the wait (never when Max is shorter).
+	Waiting func(Holder)
+}
+
+// Holder is the live process a lock waits for: its pid and the purpose
+// its lock file records ("" when none).
+type Holder struct {
+	Path    string
+	PID     int
+	Purpose string
+}
+
+// NoticeAfter is how long a wait goes on in silence before Wait.Waiting
+// is told: long enough that an uncontended or briefly held lock says
+// nothing, short enough that nobody wonders why a command hangs.
+const NoticeAfter = 500 * time.Millisecond
+
+// AcquireWaiting is Acquire telling w.Waiting, once, who holds the lock
+// when the wait lasts.
+func AcquireWaiting(path, purpose string, w Wait) (*Lock, error) {
+	start := time.Now()
+	deadline := start.Add(w.Max)
 	delay := time.Millisecond
+	told := w.Waiting == nil
 	for reclaims := 0; ; {
 		l, owner, reclaimed, err := tryAcquire(path, purpose)
 		if l != nil || err != nil {
@@ -41,9 +71,26 @@ func Acquire(path, purpose string, wait time.Duration) (*Lock, error) {
 			return nil, contracts.Errorf(contracts.CodeLockHeld, "%s is held by running process %d; try again when it has finished", path, owner).
 				WithDetails(map[string]any{"lock": path, "pid": owner})
 		}
+		if !told && owner > 0 && time.Since(start) >= NoticeAfter {
+			told = true
+			w.Waiting(Holder{Path: path, PID: owner, Purpose: readPurpose(path)})
+		}
 		time.Sleep(delay)
 		delay = min(delay*2, 50*time.Millisecond)
 	}
+}
+
+// readPurpose is the second line of a lock file ("" when it has none).
+func readPurpose(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.SplitN(string(data), "\n", 3)
+	if len(lines) < 2 {
+		return ""
+	}
+	return strings.TrimSpace(lines[1])
 }
 
 // incompleteGrace is how long a lock file may lack its owner line (it is

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
 
@@ -107,5 +109,48 @@ func TestWaitersSerialize(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(counter); string(data) != "20" {
 		t.Errorf("counter = %s, want 20: the lock let two holders in", data)
+	}
+}
+
+// A wait that lasts tells who holds the lock (pid and recorded purpose)
+// while it is still held: the holder releases only once told, and the
+// waiter then takes the lock.
+func TestAcquireWaitingTellsWhoHolds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	if err := os.WriteFile(path, fmt.Appendf(nil, "%d\nsomeone else\n", os.Getpid()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var told []Holder
+	l, err := AcquireWaiting(path, "testing", Wait{Max: time.Hour, Waiting: func(h Holder) {
+		told = append(told, h)
+		if err := os.Remove(path); err != nil {
+			t.Error(err)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	want := []Holder{{Path: path, PID: os.Getpid(), Purpose: "someone else"}}
+	if diff := cmp.Diff(want, told); diff != "" {
+		t.Errorf("told (-want +got):\n%s", diff)
+	}
+}
+
+// A free lock and a wait of nothing tell nobody.
+func TestAcquireWaitingSilent(t *testing.T) {
+	dir := t.TempDir()
+	never := func(h Holder) { t.Errorf("told %+v", h) }
+	l, err := AcquireWaiting(filepath.Join(dir, "free.lock"), "testing", Wait{Max: time.Hour, Waiting: never})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Release()
+	held := filepath.Join(dir, "held.lock")
+	if err := os.WriteFile(held, fmt.Appendf(nil, "%d\n", os.Getpid()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AcquireWaiting(held, "testing", Wait{Max: 0, Waiting: never}); err == nil {
+		t.Fatal("a held lock was taken")
 	}
 }

@@ -43,7 +43,7 @@ func Drift(ctx context.Context, env operations.Env, args []string, since string)
 		if err != nil {
 			return nil, err
 		}
-		rep.OK = rep.OK && len(dt.Documents) == 0
+		rep.OK = rep.OK && !dt.Drifted()
 		rep.Trees = append(rep.Trees, *dt)
 	}
 	return rep, nil
