@@ -18,6 +18,10 @@ import (
 // information (go run, go test, a build outside a module checkout).
 const Devel = "(devel)"
 
+// InstallCommand installs the released program from anywhere (not only
+// from a clone of this repository): what hook and doctor messages name.
+const InstallCommand = "go install github.com/git-context-tree/git-context-tree/cmd/git-context-tree@latest"
+
 // Read returns the binary's version and build information.
 func Read() contracts.VersionInfo {
 	v := contracts.VersionInfo{SchemaVersion: contracts.CLIVersion, Version: Devel, GoVersion: runtime.Version(), DocumentVersion: contracts.DocumentVersion}

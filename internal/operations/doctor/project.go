@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/buildinfo"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/operations/hooks"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
@@ -194,7 +195,7 @@ func checkHookPath(r *doctorReport) {
 	found, err := lookPath("git-context-tree")
 	if err != nil {
 		r.fail(area, "hook.path", "git-context-tree is not on PATH: the hook cannot run it and refuses every commit",
-			"go install ./cmd/git-context-tree  # then add $(go env GOPATH)/bin to PATH")
+			buildinfo.InstallCommand+"  # or a release archive; then add $(go env GOPATH)/bin to PATH")
 		return
 	}
 	for _, d := range guiPath {
