@@ -44,6 +44,13 @@ type HooksResult struct {
 	SnippetTarget string `json:"snippetTarget,omitempty"`
 	// Reason explains why the check is not effective.
 	Reason string `json:"reason,omitempty"`
+	// Fix is the command that makes the check effective when it is not
+	// (a hook manager's own install when its configuration runs the check
+	// already, else hooks install).
+	Fix string `json:"fix,omitempty"`
+	// Warnings are setups that work but cost: a hook manager that runs
+	// the check twice on every commit.
+	Warnings []string `json:"warnings,omitempty"`
 	// DeclaredTrees counts the directory trees inside this repository that
 	// the index's configuration declares, the trees the hook verifies
 	// (install and status, when the hooks run the check). With none the

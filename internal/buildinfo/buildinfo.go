@@ -39,6 +39,10 @@ const Dev = "0.0.0-dev"
 // stamp is what the linker set.
 type stamp struct{ version, commit, date string }
 
+// InstallCommand installs the released program from anywhere (not only
+// from a clone of this repository): what hook and doctor messages name.
+const InstallCommand = "go install github.com/git-context-tree/git-context-tree/cmd/git-context-tree@latest"
+
 // Read returns the binary's version and build information.
 func Read() contracts.VersionInfo {
 	bi, _ := debug.ReadBuildInfo()

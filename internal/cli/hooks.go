@@ -64,6 +64,7 @@ func (cmd *hooksStatusCmd) Run(c *Context) error {
 }
 
 func (c *Context) printHooks(r *contracts.HooksResult) {
+	warn(c, r.Warnings)
 	switch r.Action {
 	case contracts.HookDelegated:
 		if r.Snippet != "" {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -21,6 +22,7 @@ type verifyCmd struct {
 	Evidence bool     `name:"evidence" help:"Also read every document's cited sources from git: the file exists at HEAD (or --at), its lines are in range, its sha256 matches. With --staged: give the evidence notes of a merge's commit too."`
 	At       string   `name:"at" placeholder:"REV" help:"With --evidence: check the sources at this revision of the project's repository instead of HEAD."`
 	Strict   bool     `name:"strict" help:"With --staged: fail (exit 1) when an evidence note is printed."`
+	Verbose  bool     `name:"verbose" help:"With --staged: also print each tree's summary line when the check passes (the hook is quiet on success; GIT_CONTEXT_TREE_VERBOSE=1 does the same for the installed hook). Findings, evidence notes and warnings are always printed."`
 	Hook     string   `name:"hook" placeholder:"NAME" help:"With --staged: the git hook running the check (pre-commit, pre-merge-commit, prepare-commit-msg, pre-applypatch). In prepare-commit-msg only the commits of cherry-pick, revert and rebase are judged."`
 	reviewFormat
 }
@@ -78,6 +80,10 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 	if cmd.At != "" {
 		return contracts.Errorf(contracts.CodeUsage, "verify --staged --evidence judges the commit being made; --at cannot be combined with --staged")
 	}
+	// The installed hook takes no flags: GIT_CONTEXT_TREE_VERBOSE=1 (only
+	// 1, like GIT_CONTEXT_TREE_SKIP: no value can make the hook refuse a
+	// commit) turns the summary on there.
+	verbose := cmd.Verbose || os.Getenv(verboseVar) == "1"
 	judges, why, err := hooks.Judges(c, c.Env, cmd.Hook)
 	if err != nil {
 		return err
@@ -104,17 +110,37 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 			fmt.Fprintf(c.Stderr, "git-context-tree: warning: %s\n", w)
 		}
 		if rep.Note != "" {
-			fmt.Fprintf(c.Stderr, "git-context-tree: %s\n", rep.Note)
+			// Status, not advice (nothing staged in a tree, no tree
+			// declared): quiet like a passing check.
+			if verbose {
+				fmt.Fprintf(c.Stderr, "git-context-tree: %s\n", rep.Note)
+			}
+			return
+		}
+		failed := slices.ContainsFunc(rep.Trees, func(t contracts.TreeReport) bool { return !t.OK })
+		if !failed && !verbose {
+			// Quiet on success: the hook runs for every commit, code-only
+			// ones included; a tree that was skipped is still said.
+			c.printSkippedTrees(rep)
+			if !rep.OK {
+				fmt.Fprintln(c.Stderr, strictFailureHint)
+			}
 			return
 		}
 		c.printVerify(rep)
-		if slices.ContainsFunc(rep.Trees, func(t contracts.TreeReport) bool { return !t.OK }) {
+		if failed {
 			fmt.Fprintln(c.Stderr, stagedFailureHint(cmd.Hook))
 		} else if !rep.OK {
-			fmt.Fprintln(c.Stderr, "--strict: the commit changes cited code without its documents; update and stage them (git context-tree evidence stamp after re-reading), or commit without --strict")
+			fmt.Fprintln(c.Stderr, strictFailureHint)
 		}
 	})
 }
+
+// verboseVar set to 1 makes the hook print its summary on success.
+const verboseVar = "GIT_CONTEXT_TREE_VERBOSE"
+
+// strictFailureHint ends a --strict check that failed on evidence notes alone.
+const strictFailureHint = "--strict: the commit changes cited code without its documents; update and stage them (git context-tree evidence stamp after re-reading), or commit without --strict"
 
 // stagedFailureHint says how to go on when the hook rejects the index.
 func stagedFailureHint(hook string) string {
@@ -132,10 +158,14 @@ func stagedFailureHint(hook string) string {
 	return "The staged Context Tree does not verify. Fix the findings" + fix + " and stage them, or commit with --no-verify (GIT_CONTEXT_TREE_SKIP=1 skips only this check)" + details
 }
 
-func (c *Context) printVerify(rep *contracts.VerifyReport) {
+func (c *Context) printSkippedTrees(rep *contracts.VerifyReport) {
 	for _, s := range rep.Skipped {
 		fmt.Fprintf(c.Stderr, "skipped %s: %s\n", quote(s.Selector), s.Error.Message)
 	}
+}
+
+func (c *Context) printVerify(rep *contracts.VerifyReport) {
+	c.printSkippedTrees(rep)
 	for _, t := range rep.Trees {
 		for _, f := range t.Findings {
 			fmt.Fprintln(c.Stdout, c.findingLine(t.Root, f))

@@ -155,14 +155,20 @@ func checkHook(ctx context.Context, env operations.Env, p *sources.Project, conn
 			msg += "; the hook that was there before runs first: " + st.Chained
 		}
 		r.ok(area, "hook.status", msg, st.Hook)
+		for _, w := range st.Warnings {
+			r.warn(area, "hook.twice", w, "", st.Hook)
+		}
 	default:
 		why := "git does not run the tree check on commits"
 		if st.Reason != "" {
 			why += ": " + st.Reason
 		}
-		fix := "git context-tree hooks install"
-		if st.Manager != "" && st.SnippetTarget != "" {
-			fix = "git context-tree hooks install  # prints the lines to add to " + st.SnippetTarget
+		// The result's fix: with a hook manager whose configuration runs
+		// the check already, its own install (hooks install would only
+		// send the user back here).
+		fix := st.Fix
+		if fix == "" {
+			fix = "git context-tree hooks install"
 		}
 		if declaresDirectoryIn(conns, p.Checkout) {
 			r.fail(area, "hook.status", why, fix, st.Hook)
@@ -196,7 +202,7 @@ func checkHookPath(r *doctorReport) {
 	found, err := lookPath("git-context-tree")
 	if err != nil {
 		r.fail(area, "hook.path", "git-context-tree is not on PATH: the hook cannot run it and refuses every commit",
-			"go install ./cmd/git-context-tree  # then add $(go env GOPATH)/bin to PATH")
+			buildinfo.InstallCommand+"  # or a release archive; then add $(go env GOPATH)/bin to PATH")
 		return
 	}
 	for _, d := range guiPath {

@@ -140,7 +140,7 @@ func Ctxfile(ctx context.Context, env operations.Env, req CtxfileRequest) (*cont
 // tree at or above the command's directory.
 func ctxfileTargets(ctx context.Context, env operations.Env, conns []sources.Connection, selector string) ([]operations.TreeTarget, error) {
 	if selector != "" || len(conns) == 0 {
-		t, err := openExportTarget(ctx, env, conns, selector, "export ctxfile")
+		t, err := openExportTarget(ctx, env, conns, selector, "export ctxfile <selector>")
 		return []operations.TreeTarget{t}, err
 	}
 	var targets []operations.TreeTarget

@@ -54,7 +54,7 @@ func LLMS(ctx context.Context, env operations.Env, req LLMSRequest) (*contracts.
 	if err != nil {
 		return nil, err
 	}
-	t, err := openExportTarget(ctx, env, conns, req.Selector, "export llms")
+	t, err := openExportTarget(ctx, env, conns, req.Selector, "export llms <selector>")
 	if err != nil {
 		return nil, err
 	}

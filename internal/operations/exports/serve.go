@@ -57,7 +57,7 @@ func serve(ctx context.Context, env operations.Env, req ServeRequest) error {
 	if err != nil {
 		return err
 	}
-	t, err := openExportTarget(ctx, env, conns, req.Selector, "serve")
+	t, err := openExportTarget(ctx, env, conns, req.Selector, "serve <selector>")
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func Site(ctx context.Context, env operations.Env, req SiteRequest) (*contracts.
 	if err != nil {
 		return nil, err
 	}
-	t, err := openExportTarget(ctx, env, conns, req.Selector, "export site")
+	t, err := openExportTarget(ctx, env, conns, req.Selector, "export site <selector> --output <dir>")
 	if err != nil {
 		return nil, err
 	}

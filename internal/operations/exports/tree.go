@@ -26,14 +26,15 @@ type exportTree struct {
 
 // openExportTarget picks the tree an export of one tree reads: the named
 // one, else the default, as read does; a git source's snapshot must be one
-// sync accepted.
-func openExportTarget(ctx context.Context, env operations.Env, conns []sources.Connection, selector, command string) (operations.TreeTarget, error) {
+// sync accepted. usage is the command line that names a tree, its
+// required flags included (the refusal's hint, which must parse).
+func openExportTarget(ctx context.Context, env operations.Env, conns []sources.Connection, selector, usage string) (operations.TreeTarget, error) {
 	var t operations.TreeTarget
 	var err error
 	if selector != "" {
 		t, err = operations.TargetFor(ctx, env, conns, selector)
 	} else {
-		t, err = operations.DefaultTarget(ctx, env, conns, "`git context-tree "+command+" <selector>`")
+		t, err = operations.DefaultTarget(ctx, env, conns, "`git context-tree "+usage+"`")
 	}
 	if err != nil {
 		return t, err

@@ -116,6 +116,12 @@ func (s *hookSite) hookFile(name, action string) contracts.HookFile {
 	case m != nil && m.configured(s.top, name):
 		h.Manager = m.name
 		h.Reason = m.config(name) + " runs `" + verifyCommand + "` in " + name + " but " + m.name + "'s git hook is not installed; run `" + m.install(name) + "`"
+		if name == "prepare-commit-msg" && m.twice != nil && m.twice(s.top) {
+			h.Reason += " after you " + preCommitStages + " (else every commit is checked twice)"
+		}
+	case m != nil && m.advice != nil && m.advice(name) != "":
+		h.Manager = m.name
+		h.Reason = m.name + " is in use and " + m.config(name) + " does not run the check in " + name + ": " + m.advice(name)
 	case m != nil:
 		h.Manager = m.name
 		h.Reason = m.name + " is in use and " + m.config(name) + " does not run `" + verifyCommand + "` in " + name + " (or its hook is not installed)"
@@ -155,7 +161,33 @@ func (s *hookSite) result(action string, actions map[string]string) *contracts.H
 			r.Snippet, r.SnippetTarget = "", ""
 		}
 	}
+	r.Fix = s.fix(r)
+	if m := s.manager; m != nil && m.twice != nil && !s.anyShim() && exists(s.path("prepare-commit-msg")) && m.twice(s.top) {
+		r.Warnings = append(r.Warnings, m.config("prepare-commit-msg")+" runs `"+verifyCommand+"` in every hook type "+m.name+
+			" is installed for, prepare-commit-msg included, so every commit is checked twice: "+preCommitStages)
+	}
 	return r
+}
+
+// fix is the one command that makes the check effective when it is not:
+// the manager's own install when its configuration already runs the
+// check in every required hook (hooks install would only delegate back to
+// it), else hooks install (which prints a manager's lines to add).
+func (s *hookSite) fix(r *contracts.HooksResult) string {
+	if r.Effective {
+		return ""
+	}
+	if m := s.manager; m != nil && !s.anyShim() {
+		if allConfigured(s) {
+			for _, h := range r.Hooks[:requiredHooks] {
+				if !h.Effective {
+					return m.install(h.Name)
+				}
+			}
+		}
+		return "git context-tree hooks install  # prints the lines to add to " + m.where
+	}
+	return "git context-tree hooks install"
 }
 
 // allConfigured reports whether the manager's configuration already runs

@@ -24,6 +24,12 @@ type hookManager struct {
 	configured func(top, hook string) bool
 	// install is the command that installs the manager's git hook.
 	install func(hook string) string
+	// advice, when set and not empty, says how to make the configuration
+	// run the check in a hook (instead of the generic reason).
+	advice func(hook string) string
+	// twice, when set, reports a configuration that runs the plain check
+	// in prepare-commit-msg too, so every commit is checked twice.
+	twice func(top string) bool
 }
 
 // verifyCommand is what every integration runs.
@@ -65,10 +71,11 @@ func detectManager(top, hooksDir string) *hookManager {
 			config: func(string) string { return ".pre-commit-config.yaml" },
 			// The framework runs a hook without stages in every hook type
 			// it is installed for.
-			configured: func(top, _ string) bool {
-				f := filepath.Join(top, ".pre-commit-config.yaml")
-				return mentions(f, "context-tree verify --staged") || mentions(f, "context-tree-verify")
+			configured: func(top, hook string) bool {
+				return preCommitConfigured(filepath.Join(top, ".pre-commit-config.yaml"), hook)
 			},
+			advice: preCommitAdvice,
+			twice:  func(top string) bool { return preCommitTwice(filepath.Join(top, ".pre-commit-config.yaml")) },
 			install: func(hook string) string {
 				if hook == "pre-commit" || hook == "pre-merge-commit" {
 					return "pre-commit install --hook-type pre-commit --hook-type pre-merge-commit"

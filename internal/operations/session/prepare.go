@@ -138,9 +138,9 @@ func Connection(env operations.Env, conns []sources.Connection, selector string)
 	}
 	if len(conns) == 0 {
 		return sources.Connection{}, contracts.Errorf(contracts.CodeSelectorNotFound,
-			"the project declares no trees; a write session needs a declared source (`git context-tree connect`)")
+			"the project declares no trees; a write session needs a declared source (`git context-tree connect <dir>`)")
 	}
-	return sources.Connection{}, operations.ChooseOne(conns, "`write prepare <selector>`")
+	return sources.Connection{}, operations.ChooseOne(conns, "`git context-tree write prepare <selector>`")
 }
 
 // pinDirectory pins a directory source's checkout: it must be in git, have
