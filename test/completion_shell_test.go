@@ -225,3 +225,51 @@ func TestCompletionZshParses(t *testing.T) {
 		t.Fatalf("zsh -n: %v\n%s", err, out)
 	}
 }
+
+// TestCompletionBashInstalled: saved where the guide says
+// (~/.local/share/bash-completion/completions/git-context-tree), the
+// script is loaded on demand by bash-completion, for git context-tree by
+// git's own completion, and for the binary by its name.
+func TestCompletionBashInstalled(t *testing.T) {
+	bash := lookShell(t, "bash")
+	const main = "/usr/share/bash-completion/bash_completion"
+	_, err := os.Stat(main)
+	needShell(t, "bash-completion", main, err)
+	base, env := completionProject(t)
+	dir := filepath.Join(base, "home", ".local", "share", "bash-completion", "completions")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	script := completionScript(t, base, "bash", env)
+	if err := os.Rename(script, filepath.Join(dir, "git-context-tree")); err != nil {
+		t.Fatal(err)
+	}
+	const loader = `. "$BASH_COMPLETION"
+_completion_loader "$1"
+COMP_WORDS=("$@")
+COMP_CWORD=$(($# - 1))
+COMP_LINE="$*"
+COMP_POINT=${#COMP_LINE}
+spec=$(complete -p "$1")
+fn=${spec##* -F }
+fn=${fn%% *}
+COMPREPLY=()
+"$fn" "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+printf '%s\n' "${COMPREPLY[@]}"
+`
+	for _, words := range [][]string{{"git", "context-tree", "ve"}, {"git-context-tree", "ve"}} {
+		cmd := exec.Command(bash, append([]string{"--norc", "--noprofile", "-c", loader, "bash"}, words...)...)
+		cmd.Dir = filepath.Join(base, "proj")
+		cmd.Env = append(env, "BASH_COMPLETION="+main)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("%q: bash: %v\n%s", words, err, stderr.String())
+			continue
+		}
+		if got, want := string(out), "verify \nversion \n"; got != want {
+			t.Errorf("%q: COMPREPLY %q, want %q\nstderr: %s", words, got, want, stderr.String())
+		}
+	}
+}
