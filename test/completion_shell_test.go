@@ -217,12 +217,56 @@ func TestCompletionFish(t *testing.T) {
 	}
 }
 
-func TestCompletionZshParses(t *testing.T) {
+// zshComplete sources the zsh script and calls its function as zsh's
+// completion system would, with words and CURRENT set, printing what it
+// hands to the system: compadd's arguments, or _files for file names.
+// PREFIX is the current word (the cursor at its end).
+const zshComplete = `compdef() { :; }
+compadd() { print -r -- "compadd $*"; }
+_files() { print -r -- _files; }
+source $1
+shift
+words=("$@")
+CURRENT=$#words
+PREFIX=$words[CURRENT]
+_git-context-tree
+`
+
+// TestCompletionZsh: the script parses (zsh -n), and its function, run by
+// zsh with the words zsh's completion gives it (after "context-tree" for
+// git context-tree, after the binary's name for the binary), offers the
+// binary's candidates, a value after "=" without a space, or file names.
+func TestCompletionZsh(t *testing.T) {
 	zsh := lookShell(t, "zsh")
 	base, env := completionProject(t)
 	script := completionScript(t, base, "zsh", env)
 	if out, err := exec.Command(zsh, "-n", script).CombinedOutput(); err != nil {
 		t.Fatalf("zsh -n: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"git-context-tree", "ve"}, "compadd -- verify version\n"},
+		{[]string{"context-tree", "read", "--tree", ""}, "compadd -- guides handbook\n"},
+		{[]string{"context-tree", "read", "--tree", `hand\b`}, "compadd -- handbook\n"},
+		{[]string{"context-tree", "verify", "--format="}, "compadd -- --format=text --format=json --format=github --format=sarif\n"},
+		{[]string{"context-tree", "verify", "--for"}, "compadd -- --format\n"},
+		{[]string{"context-tree", "init", ""}, "_files\n"},
+	} {
+		cmd := exec.Command(zsh, append([]string{"-f", "-c", zshComplete, "zsh", script}, tc.words...)...)
+		cmd.Dir = filepath.Join(base, "proj")
+		cmd.Env = env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("%q: zsh: %v\n%s", tc.words, err, stderr.String())
+			continue
+		}
+		if diff := cmp.Diff(tc.want, string(out)); diff != "" {
+			t.Errorf("%q: (-want +got):\n%s\nstderr: %s", tc.words, diff, stderr.String())
+		}
 	}
 }
 

@@ -18,7 +18,9 @@
 _git-context-tree () {
 	local -a cands eq plain
 	local c
-	cands=("${(@f)$(command git-context-tree __complete -- "${(@Q)words[2,CURRENT-1]}" "${(Q)words[CURRENT]}" 2>/dev/null)}")
+	# The words before the current one, unquoted, then what is before the
+	# cursor in the current one ($PREFIX, without its opening quote).
+	cands=("${(@f)$(command git-context-tree __complete -- "${(@Q)words[2,CURRENT-1]}" "${(Q)PREFIX}" 2>/dev/null)}")
 	cands=(${cands:#})
 	if (( ${#cands} == 0 )); then
 		_files
