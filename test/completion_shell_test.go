@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -194,11 +195,14 @@ func TestCompletionFish(t *testing.T) {
 	for _, tc := range []struct {
 		dir, line string
 		want      []string
+		described bool
 	}{
-		{"proj", "git-context-tree ve", []string{"verify", "version"}},
-		{"proj", "git-context-tree read --tree ", []string{"guides", "handbook"}},
-		{"proj", "git context-tree schema verif", []string{"verify"}},
-		{".", "git -C proj context-tree read --tree h", []string{"handbook"}},
+		{"proj", "git-context-tree ve", []string{"verify", "version"}, true},
+		{"proj", "git-context-tree verify --st", []string{"--staged", "--strict"}, true},
+		{"proj", "git-context-tree read --tree ", []string{"guides", "handbook"}, false},
+		{"proj", "git context-tree schema verif", []string{"verify"}, false},
+		{"proj", "git context-tree wr", []string{"write"}, true},
+		{".", "git -C proj context-tree read --tree h", []string{"handbook"}, false},
 	} {
 		cmd := exec.Command(fish, "--no-config", "-c", `source $argv[1]; complete -C $argv[2]`, script, tc.line)
 		cmd.Dir = filepath.Join(base, tc.dir)
@@ -210,7 +214,15 @@ func TestCompletionFish(t *testing.T) {
 			t.Errorf("%q: fish: %v\n%s", tc.line, err, stderr.String())
 			continue
 		}
-		got := strings.Fields(string(out))
+		// One candidate a line, a tab and its help for commands and flags.
+		var got []string
+		for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+			word, help, described := strings.Cut(line, "\t")
+			if described != tc.described || described && help == "" {
+				t.Errorf("%q: %q: described %v, want %v", tc.line, line, described, tc.described)
+			}
+			got = append(got, word)
+		}
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%q: candidates (-want +got):\n%s\nstderr: %s", tc.line, diff, stderr.String())
 		}
@@ -219,10 +231,24 @@ func TestCompletionFish(t *testing.T) {
 
 // zshComplete sources the zsh script and calls its function as zsh's
 // completion system would, with words and CURRENT set, printing what it
-// hands to the system: compadd's arguments, or _files for file names.
+// hands to the system: compadd's options and words, then the display
+// strings (-d: a word, or a command's or flag's word -- help), or _files
+// for file names.
 // PREFIX is the current word (the cursor at its end).
 const zshComplete = `compdef() { :; }
-compadd() { print -r -- "compadd $*"; }
+compadd() {
+	local -a opts
+	local dname
+	while [[ $1 != -- ]]; do
+		case $1 in
+		-d) dname=$2; shift 2 ;;
+		*) opts+=($1); shift ;;
+		esac
+	done
+	shift
+	print -r -- "compadd ${opts[*]} -- $*"
+	if [[ -n $dname ]]; then print -rl -- "${(@P)dname}"; fi
+}
 _files() { print -r -- _files; }
 source $1
 shift
@@ -245,14 +271,14 @@ func TestCompletionZsh(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		words []string
-		want  string
+		want  string // a regular expression
 	}{
-		{[]string{"git-context-tree", "ve"}, "compadd -- verify version\n"},
-		{[]string{"context-tree", "read", "--tree", ""}, "compadd -- guides handbook\n"},
-		{[]string{"context-tree", "read", "--tree", `hand\b`}, "compadd -- handbook\n"},
-		{[]string{"context-tree", "verify", "--format="}, "compadd -- --format=text --format=json --format=github --format=sarif\n"},
-		{[]string{"context-tree", "verify", "--for"}, "compadd -- --format\n"},
-		{[]string{"context-tree", "init", ""}, "_files\n"},
+		{[]string{"git-context-tree", "ve"}, `^compadd -l -- verify version\nverify  -- Verify .+\nversion  -- Print .+\n$`},
+		{[]string{"context-tree", "read", "--tree", ""}, `^compadd -l -- guides handbook\nguides\nhandbook\n$`},
+		{[]string{"context-tree", "read", "--tree", `hand\b`}, `^compadd -l -- handbook\nhandbook\n$`},
+		{[]string{"context-tree", "verify", "--format="}, `^compadd -l -- --format=text --format=json --format=github --format=sarif\n--format=text\n--format=json\n--format=github\n--format=sarif\n$`},
+		{[]string{"context-tree", "verify", "--for"}, `^compadd -l -- --format\n--format  -- \S.+\n$`},
+		{[]string{"context-tree", "init", ""}, `^_files\n$`},
 	} {
 		cmd := exec.Command(zsh, append([]string{"-f", "-c", zshComplete, "zsh", script}, tc.words...)...)
 		cmd.Dir = filepath.Join(base, "proj")
@@ -264,8 +290,8 @@ func TestCompletionZsh(t *testing.T) {
 			t.Errorf("%q: zsh: %v\n%s", tc.words, err, stderr.String())
 			continue
 		}
-		if diff := cmp.Diff(tc.want, string(out)); diff != "" {
-			t.Errorf("%q: (-want +got):\n%s\nstderr: %s", tc.words, diff, stderr.String())
+		if !regexp.MustCompile(tc.want).Match(out) {
+			t.Errorf("%q: got\n%s\nwant (regexp)\n%s\nstderr: %s", tc.words, out, tc.want, stderr.String())
 		}
 	}
 }

@@ -80,7 +80,7 @@ func TestCompleteArgs(t *testing.T) {
 		{words: []string{"--h"}, want: nil},
 	} {
 		selectorDir = ""
-		got := completeArgs(root, tc.words, "/work", src)
+		got := candidateWords(completeArgs(root, tc.words, "/work", src))
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%q: candidates (-want +got):\n%s", tc.words, diff)
 		}
@@ -97,7 +97,7 @@ func TestCompleteArgsRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := completeArgs(parser.Model.Node, nil, "/work", completionSources{})
+	got := candidateWords(completeArgs(parser.Model.Node, nil, "/work", completionSources{}))
 	for _, want := range []string{"init", "verify", "write", "prepare", "help", "completion", "version", "agent-hooks"} {
 		if !strings.Contains("\n"+strings.Join(got, "\n")+"\n", "\n"+want+"\n") {
 			t.Errorf("%q not offered first: %q", want, got)
@@ -106,6 +106,39 @@ func TestCompleteArgsRoot(t *testing.T) {
 	for _, c := range got {
 		if strings.HasPrefix(c, "_") || strings.HasPrefix(c, "-") {
 			t.Errorf("offered %q first", c)
+		}
+	}
+}
+
+func candidateWords(cands []candidate) []string {
+	var words []string
+	for _, c := range cands {
+		words = append(words, c.Word)
+	}
+	return words
+}
+
+// TestCompleteArgsHelp: commands and flags carry their help, other values
+// none.
+func TestCompleteArgsHelp(t *testing.T) {
+	parser, err := newParser(&commands{}, nil, nil, func(int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := completionSources{Selectors: func(string) []string { return []string{"handbook"} }}
+	for _, tc := range []struct {
+		words []string
+		want  []candidate
+	}{
+		{[]string{"verif"}, []candidate{{"verify", "Verify trees: indexes, metadata, links and soft links."}}},
+		{[]string{"write", "ab"}, []candidate{{"abort", "Remove a write session that holds no edits or commits."}}},
+		{[]string{"verify", "--jso"}, []candidate{{"--json", "Print the contract JSON (schemaVersion 3) on stdout."}}},
+		{[]string{"verify", "h"}, []candidate{{Word: "handbook"}}},
+		{[]string{"verify", "--format", "t"}, []candidate{{Word: "text"}}},
+	} {
+		got := completeArgs(parser.Model.Node, tc.words, "/work", src)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", tc.words, diff)
 		}
 	}
 }
