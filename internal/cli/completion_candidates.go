@@ -66,11 +66,11 @@ func completeArgs(root *kong.Node, words []string, dir string, src completionSou
 	help := map[string]string{}
 	switch {
 	case st.pending != nil:
-		cands = st.values(st.pending.Value, "--"+st.pending.Name, cur, src)
+		cands = st.values(st.pending.Value, "--"+st.pending.Name, src)
 	case !st.dashes && strings.HasPrefix(cur, "--") && strings.Contains(cur, "="):
-		name, value, _ := strings.Cut(cur[2:], "=")
+		name, _, _ := strings.Cut(cur[2:], "=")
 		if f := st.long(name); f != nil && takesValue(f) {
-			for _, v := range st.values(f.Value, "--"+f.Name, value, src) {
+			for _, v := range st.values(f.Value, "--"+f.Name, src) {
 				cands = append(cands, "--"+name+"="+v)
 			}
 		}
@@ -88,7 +88,7 @@ func completeArgs(root *kong.Node, words []string, dir string, src completionSou
 		}
 	default:
 		if arg := st.arg(); arg != nil {
-			cands = st.values(arg, "<"+arg.Name+">", cur, src)
+			cands = st.values(arg, "<"+arg.Name+">", src)
 		}
 	}
 	var out []candidate
@@ -239,7 +239,7 @@ func (st *completionState) arg() *kong.Value {
 }
 
 // values offers what a flag or argument takes, named "--flag" or "<arg>".
-func (st *completionState) values(v *kong.Value, name, cur string, src completionSources) []string {
+func (st *completionState) values(v *kong.Value, name string, src completionSources) []string {
 	kind, ok := predictors[strings.Join(append(slices.Clone(st.path), name), " ")]
 	if !ok {
 		kind = predictors[name]

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/kong"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -139,6 +141,42 @@ func TestCompleteArgsHelp(t *testing.T) {
 		got := completeArgs(parser.Model.Node, tc.words, "/work", src)
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%q (-want +got):\n%s", tc.words, diff)
+		}
+	}
+}
+
+// TestPredictorsNameTheModel: every row of predictors names an argument or
+// a flag the command model has (by path, or anywhere for a bare name), so
+// a renamed argument cannot silently lose its candidates.
+func TestPredictorsNameTheModel(t *testing.T) {
+	parser, err := newParser(&commands{}, nil, nil, func(int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	var walk func(n *kong.Node, path []string)
+	walk = func(n *kong.Node, path []string) {
+		var names []string
+		for _, a := range n.Positional {
+			names = append(names, "<"+a.Name+">")
+		}
+		for _, f := range n.Flags {
+			names = append(names, "--"+f.Name)
+		}
+		for _, name := range names {
+			known[name] = true
+			known[strings.Join(append(slices.Clone(path), name), " ")] = true
+		}
+		for _, c := range n.Children {
+			if c.Type == kong.CommandNode {
+				walk(c, append(slices.Clone(path), c.Name))
+			}
+		}
+	}
+	walk(parser.Model.Node, nil)
+	for key := range predictors {
+		if !known[key] {
+			t.Errorf("predictors[%q]: no such argument or flag in the command model", key)
 		}
 	}
 }
