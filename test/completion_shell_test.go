@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -194,11 +195,14 @@ func TestCompletionFish(t *testing.T) {
 	for _, tc := range []struct {
 		dir, line string
 		want      []string
+		described bool
 	}{
-		{"proj", "git-context-tree ve", []string{"verify", "version"}},
-		{"proj", "git-context-tree read --tree ", []string{"guides", "handbook"}},
-		{"proj", "git context-tree schema verif", []string{"verify"}},
-		{".", "git -C proj context-tree read --tree h", []string{"handbook"}},
+		{"proj", "git-context-tree ve", []string{"verify", "version"}, true},
+		{"proj", "git-context-tree verify --st", []string{"--staged", "--strict"}, true},
+		{"proj", "git-context-tree read --tree ", []string{"guides", "handbook"}, false},
+		{"proj", "git context-tree schema verif", []string{"verify"}, false},
+		{"proj", "git context-tree wr", []string{"write"}, true},
+		{".", "git -C proj context-tree read --tree h", []string{"handbook"}, false},
 	} {
 		cmd := exec.Command(fish, "--no-config", "-c", `source $argv[1]; complete -C $argv[2]`, script, tc.line)
 		cmd.Dir = filepath.Join(base, tc.dir)
@@ -210,18 +214,132 @@ func TestCompletionFish(t *testing.T) {
 			t.Errorf("%q: fish: %v\n%s", tc.line, err, stderr.String())
 			continue
 		}
-		got := strings.Fields(string(out))
+		// One candidate a line, a tab and its help for commands and flags.
+		var got []string
+		for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+			word, help, described := strings.Cut(line, "\t")
+			if described != tc.described || described && help == "" {
+				t.Errorf("%q: %q: described %v, want %v", tc.line, line, described, tc.described)
+			}
+			got = append(got, word)
+		}
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%q: candidates (-want +got):\n%s\nstderr: %s", tc.line, diff, stderr.String())
 		}
 	}
 }
 
-func TestCompletionZshParses(t *testing.T) {
+// zshComplete sources the zsh script and calls its function as zsh's
+// completion system would, with words and CURRENT set, printing what it
+// hands to the system: compadd's options and words, then the display
+// strings (-d: a word, or a command's or flag's word -- help), or _files
+// for file names.
+// PREFIX is the current word (the cursor at its end).
+const zshComplete = `compdef() { :; }
+compadd() {
+	local -a opts
+	local dname
+	while [[ $1 != -- ]]; do
+		case $1 in
+		-d) dname=$2; shift 2 ;;
+		*) opts+=($1); shift ;;
+		esac
+	done
+	shift
+	print -r -- "compadd ${opts[*]} -- $*"
+	if [[ -n $dname ]]; then print -rl -- "${(@P)dname}"; fi
+}
+_files() { print -r -- _files; }
+source $1
+shift
+words=("$@")
+CURRENT=$#words
+PREFIX=$words[CURRENT]
+_git-context-tree
+`
+
+// TestCompletionZsh: the script parses (zsh -n), and its function, run by
+// zsh with the words zsh's completion gives it (after "context-tree" for
+// git context-tree, after the binary's name for the binary), offers the
+// binary's candidates, a value after "=" without a space, or file names.
+func TestCompletionZsh(t *testing.T) {
 	zsh := lookShell(t, "zsh")
 	base, env := completionProject(t)
 	script := completionScript(t, base, "zsh", env)
 	if out, err := exec.Command(zsh, "-n", script).CombinedOutput(); err != nil {
 		t.Fatalf("zsh -n: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		words []string
+		want  string // a regular expression
+	}{
+		{[]string{"git-context-tree", "ve"}, `^compadd -l -- verify version\nverify  -- Verify .+\nversion  -- Print .+\n$`},
+		{[]string{"context-tree", "read", "--tree", ""}, `^compadd -l -- guides handbook\nguides\nhandbook\n$`},
+		{[]string{"context-tree", "read", "--tree", `hand\b`}, `^compadd -l -- handbook\nhandbook\n$`},
+		{[]string{"context-tree", "verify", "--format="}, `^compadd -l -- --format=text --format=json --format=github --format=sarif\n--format=text\n--format=json\n--format=github\n--format=sarif\n$`},
+		{[]string{"context-tree", "verify", "--for"}, `^compadd -l -- --format\n--format  -- \S.+\n$`},
+		{[]string{"context-tree", "init", ""}, `^_files\n$`},
+	} {
+		cmd := exec.Command(zsh, append([]string{"-f", "-c", zshComplete, "zsh", script}, tc.words...)...)
+		cmd.Dir = filepath.Join(base, "proj")
+		cmd.Env = env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("%q: zsh: %v\n%s", tc.words, err, stderr.String())
+			continue
+		}
+		if !regexp.MustCompile(tc.want).Match(out) {
+			t.Errorf("%q: got\n%s\nwant (regexp)\n%s\nstderr: %s", tc.words, out, tc.want, stderr.String())
+		}
+	}
+}
+
+// TestCompletionBashInstalled: saved where the guide says
+// (~/.local/share/bash-completion/completions/git-context-tree), the
+// script is loaded on demand by bash-completion, for git context-tree by
+// git's own completion, and for the binary by its name.
+func TestCompletionBashInstalled(t *testing.T) {
+	bash := lookShell(t, "bash")
+	const main = "/usr/share/bash-completion/bash_completion"
+	_, err := os.Stat(main)
+	needShell(t, "bash-completion", main, err)
+	base, env := completionProject(t)
+	dir := filepath.Join(base, "home", ".local", "share", "bash-completion", "completions")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	script := completionScript(t, base, "bash", env)
+	if err := os.Rename(script, filepath.Join(dir, "git-context-tree")); err != nil {
+		t.Fatal(err)
+	}
+	const loader = `. "$BASH_COMPLETION"
+_completion_loader "$1"
+COMP_WORDS=("$@")
+COMP_CWORD=$(($# - 1))
+COMP_LINE="$*"
+COMP_POINT=${#COMP_LINE}
+spec=$(complete -p "$1")
+fn=${spec##* -F }
+fn=${fn%% *}
+COMPREPLY=()
+"$fn" "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+printf '%s\n' "${COMPREPLY[@]}"
+`
+	for _, words := range [][]string{{"git", "context-tree", "ve"}, {"git-context-tree", "ve"}} {
+		cmd := exec.Command(bash, append([]string{"--norc", "--noprofile", "-c", loader, "bash"}, words...)...)
+		cmd.Dir = filepath.Join(base, "proj")
+		cmd.Env = append(env, "BASH_COMPLETION="+main)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("%q: bash: %v\n%s", words, err, stderr.String())
+			continue
+		}
+		if got, want := string(out), "verify \nversion \n"; got != want {
+			t.Errorf("%q: COMPREPLY %q, want %q\nstderr: %s", words, got, want, stderr.String())
+		}
 	}
 }

@@ -35,11 +35,7 @@ __git_context_tree_reply ()
 	done
 	COMPREPLY=()
 	while IFS= read -r c; do
-		c=${c#"$pre"}
-		case "$c" in
-		*=) COMPREPLY+=("$c") ;;
-		*) COMPREPLY+=("$c ") ;;
-		esac
+		COMPREPLY+=("${c#"$pre"} ")
 	done < <(command git-context-tree ${__git_C_args[@]+"${__git_C_args[@]}"} __complete -- "$@" 2>/dev/null)
 }
 

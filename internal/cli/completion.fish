@@ -25,7 +25,7 @@ function __git_context_tree_complete
         end
     end
     set -e tokens[1..$i]
-    command git-context-tree $dir __complete -- $tokens (commandline -ct) 2>/dev/null
+    command git-context-tree $dir __complete --describe -- $tokens (commandline -ct) 2>/dev/null
 end
 
 complete -c git-context-tree -f -n 'count (__git_context_tree_complete) >/dev/null' -a '(__git_context_tree_complete)'

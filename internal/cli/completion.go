@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -70,7 +71,8 @@ func (cmd *completionCmd) Run(c *Context) error {
 // the last word, one a line. It never fails: what it cannot read it
 // does not offer.
 type completeCmd struct {
-	Words []string `arg:"" optional:"" passthrough:"" name:"words" help:"The words after the program's name; the last is the word being completed."`
+	Describe bool     `name:"describe" help:"Follow each command and flag with a tab and its help (zsh, fish)."`
+	Words    []string `arg:"" optional:"" passthrough:"" name:"words" help:"The words after the program's name; the last is the word being completed."`
 }
 
 func (*completeCmd) selfContained() {}
@@ -85,8 +87,12 @@ func (cmd *completeCmd) Run(c *Context) error {
 	if len(words) > 0 && words[0] == "--" {
 		words = words[1:]
 	}
-	for _, w := range completeArgs(parser.Model.Node, words, c.Env.Dir, completionSourcesFor(c)) {
-		fmt.Fprintln(c.Stdout, w)
+	for _, cand := range completeArgs(parser.Model.Node, words, c.Env.Dir, completionSourcesFor(c)) {
+		if cmd.Describe && cand.Help != "" {
+			fmt.Fprintf(c.Stdout, "%s\t%s\n", cand.Word, strings.Join(strings.Fields(cand.Help), " "))
+		} else {
+			fmt.Fprintln(c.Stdout, cand.Word)
+		}
 	}
 	return nil
 }

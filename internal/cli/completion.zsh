@@ -16,24 +16,27 @@
 # session and run ids. When it offers nothing, zsh completes file names.
 
 _git-context-tree () {
-	local -a cands eq plain
-	local c
-	cands=("${(@f)$(command git-context-tree __complete -- "${(@Q)words[2,CURRENT-1]}" "${(Q)words[CURRENT]}" 2>/dev/null)}")
+	local -a cands words_ display
+	local c w
+	# The words before the current one, unquoted, then what is before the
+	# cursor in the current one ($PREFIX, without its opening quote). Each
+	# line is a candidate, a tab and its help for commands and flags.
+	cands=("${(@f)$(command git-context-tree __complete --describe -- "${(@Q)words[2,CURRENT-1]}" "${(Q)PREFIX}" 2>/dev/null)}")
 	cands=(${cands:#})
 	if (( ${#cands} == 0 )); then
 		_files
 		return
 	fi
 	for c in $cands; do
-		if [[ $c == *= ]]; then
-			eq+=($c)
+		w=${c%%$'\t'*}
+		words_+=($w)
+		if [[ $c == *$'\t'* ]]; then
+			display+=("$w  -- ${c#*$'\t'}")
 		else
-			plain+=($c)
+			display+=($w)
 		fi
 	done
-	(( ${#eq} )) && compadd -S '' -- $eq
-	(( ${#plain} )) && compadd -- $plain
-	return 0
+	compadd -l -d display -- $words_
 }
 
 if [[ $funcstack[1] == _git-context-tree ]]; then

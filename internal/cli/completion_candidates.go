@@ -53,8 +53,9 @@ var predictors = map[string]string{
 
 // completeArgs returns the candidates for the last of words, the word
 // being completed (possibly empty), after the words before it; words
-// begin after the program's name. Candidates begin with that word.
-func completeArgs(root *kong.Node, words []string, dir string, src completionSources) []string {
+// begin after the program's name. Candidates begin with that word;
+// commands and flags carry their help.
+func completeArgs(root *kong.Node, words []string, dir string, src completionSources) []candidate {
 	if len(words) == 0 {
 		words = []string{""}
 	}
@@ -62,37 +63,48 @@ func completeArgs(root *kong.Node, words []string, dir string, src completionSou
 	st := completionState{root: root, node: root, dir: dir, used: map[*kong.Flag]bool{}}
 	st.walk(before)
 	var cands []string
+	help := map[string]string{}
 	switch {
 	case st.pending != nil:
-		cands = st.values(st.pending.Value, "--"+st.pending.Name, cur, src)
+		cands = st.values(st.pending.Value, "--"+st.pending.Name, src)
 	case !st.dashes && strings.HasPrefix(cur, "--") && strings.Contains(cur, "="):
-		name, value, _ := strings.Cut(cur[2:], "=")
+		name, _, _ := strings.Cut(cur[2:], "=")
 		if f := st.long(name); f != nil && takesValue(f) {
-			for _, v := range st.values(f.Value, "--"+f.Name, value, src) {
+			for _, v := range st.values(f.Value, "--"+f.Name, src) {
 				cands = append(cands, "--"+name+"="+v)
 			}
 		}
 	case !st.dashes && strings.HasPrefix(cur, "-"):
-		cands = st.flags()
+		for _, f := range st.flags() {
+			cands = append(cands, "--"+f.Name)
+			help["--"+f.Name] = f.Help
+		}
 	case hasSubcommands(st.node) && len(st.positional) == 0:
 		for _, child := range st.node.Children {
 			if child.Type == kong.CommandNode && !child.Hidden {
 				cands = append(cands, child.Name)
+				help[child.Name] = child.Help
 			}
 		}
 	default:
 		if arg := st.arg(); arg != nil {
-			cands = st.values(arg, "<"+arg.Name+">", cur, src)
+			cands = st.values(arg, "<"+arg.Name+">", src)
 		}
 	}
-	var out []string
+	var out []candidate
+	seen := map[string]bool{}
 	for _, c := range cands {
-		if c != "" && strings.HasPrefix(c, cur) && !slices.Contains(out, c) {
-			out = append(out, c)
+		if c != "" && strings.HasPrefix(c, cur) && !seen[c] {
+			seen[c] = true
+			out = append(out, candidate{Word: c, Help: help[c]})
 		}
 	}
 	return out
 }
+
+// candidate is one completion: the word, and for a command or a flag its
+// help (shown by zsh and fish).
+type candidate struct{ Word, Help string }
 
 // completionState is what the words before the completed one say: the
 // command they select, the flags they used, the positional arguments and
@@ -200,13 +212,13 @@ func (st *completionState) short(r rune) *kong.Flag {
 
 // flags are the long flags still to give: visible, not help (git turns
 // --help into man), not already given unless they repeat.
-func (st *completionState) flags() []string {
-	var out []string
+func (st *completionState) flags() []*kong.Flag {
+	var out []*kong.Flag
 	for _, f := range st.scope() {
 		if f.Hidden || f.Name == "help" || st.used[f] && !repeats(f.Value) {
 			continue
 		}
-		out = append(out, "--"+f.Name)
+		out = append(out, f)
 	}
 	return out
 }
@@ -227,7 +239,7 @@ func (st *completionState) arg() *kong.Value {
 }
 
 // values offers what a flag or argument takes, named "--flag" or "<arg>".
-func (st *completionState) values(v *kong.Value, name, cur string, src completionSources) []string {
+func (st *completionState) values(v *kong.Value, name string, src completionSources) []string {
 	kind, ok := predictors[strings.Join(append(slices.Clone(st.path), name), " ")]
 	if !ok {
 		kind = predictors[name]

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/kong"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -80,7 +82,7 @@ func TestCompleteArgs(t *testing.T) {
 		{words: []string{"--h"}, want: nil},
 	} {
 		selectorDir = ""
-		got := completeArgs(root, tc.words, "/work", src)
+		got := candidateWords(completeArgs(root, tc.words, "/work", src))
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%q: candidates (-want +got):\n%s", tc.words, diff)
 		}
@@ -97,7 +99,7 @@ func TestCompleteArgsRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := completeArgs(parser.Model.Node, nil, "/work", completionSources{})
+	got := candidateWords(completeArgs(parser.Model.Node, nil, "/work", completionSources{}))
 	for _, want := range []string{"init", "verify", "write", "prepare", "help", "completion", "version", "agent-hooks"} {
 		if !strings.Contains("\n"+strings.Join(got, "\n")+"\n", "\n"+want+"\n") {
 			t.Errorf("%q not offered first: %q", want, got)
@@ -106,6 +108,75 @@ func TestCompleteArgsRoot(t *testing.T) {
 	for _, c := range got {
 		if strings.HasPrefix(c, "_") || strings.HasPrefix(c, "-") {
 			t.Errorf("offered %q first", c)
+		}
+	}
+}
+
+func candidateWords(cands []candidate) []string {
+	var words []string
+	for _, c := range cands {
+		words = append(words, c.Word)
+	}
+	return words
+}
+
+// TestCompleteArgsHelp: commands and flags carry their help, other values
+// none.
+func TestCompleteArgsHelp(t *testing.T) {
+	parser, err := newParser(&commands{}, nil, nil, func(int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := completionSources{Selectors: func(string) []string { return []string{"handbook"} }}
+	for _, tc := range []struct {
+		words []string
+		want  []candidate
+	}{
+		{[]string{"verif"}, []candidate{{"verify", "Verify trees: indexes, metadata, links and soft links."}}},
+		{[]string{"write", "ab"}, []candidate{{"abort", "Remove a write session that holds no edits or commits."}}},
+		{[]string{"verify", "--jso"}, []candidate{{"--json", "Print the contract JSON (schemaVersion 3) on stdout."}}},
+		{[]string{"verify", "h"}, []candidate{{Word: "handbook"}}},
+		{[]string{"verify", "--format", "t"}, []candidate{{Word: "text"}}},
+	} {
+		got := completeArgs(parser.Model.Node, tc.words, "/work", src)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", tc.words, diff)
+		}
+	}
+}
+
+// TestPredictorsNameTheModel: every row of predictors names an argument or
+// a flag the command model has (by path, or anywhere for a bare name), so
+// a renamed argument cannot silently lose its candidates.
+func TestPredictorsNameTheModel(t *testing.T) {
+	parser, err := newParser(&commands{}, nil, nil, func(int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	var walk func(n *kong.Node, path []string)
+	walk = func(n *kong.Node, path []string) {
+		var names []string
+		for _, a := range n.Positional {
+			names = append(names, "<"+a.Name+">")
+		}
+		for _, f := range n.Flags {
+			names = append(names, "--"+f.Name)
+		}
+		for _, name := range names {
+			known[name] = true
+			known[strings.Join(append(slices.Clone(path), name), " ")] = true
+		}
+		for _, c := range n.Children {
+			if c.Type == kong.CommandNode {
+				walk(c, append(slices.Clone(path), c.Name))
+			}
+		}
+	}
+	walk(parser.Model.Node, nil)
+	for key := range predictors {
+		if !known[key] {
+			t.Errorf("predictors[%q]: no such argument or flag in the command model", key)
 		}
 	}
 }

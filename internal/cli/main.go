@@ -78,7 +78,10 @@ const description = `Keep a Context Tree: a directory of Markdown knowledge root
 that people and coding agents read and maintain together.
 
 Exit codes: 0 ok, 1 check failed (report printed), 3 refused (nothing
-changed), 128 fatal, 129 usage, 130 interrupted.`
+changed), 128 fatal, 129 usage, 130 interrupted.
+
+--version prints the version; "completion bash|zsh|fish" prints shell
+completion.`
 
 // Main runs the command line and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
