@@ -27,7 +27,10 @@ stands for all three (a branch with "/" is one encoded segment, feature%2Fx),
 and https://github.com/<owner>/<repo> for the repository (with --ref). Connecting a declared source changes nothing ("changed": false).
 A new git source's branch is checked on the remote (git ls-remote): a branch
 it does not have is refused with REF_NOT_FOUND naming close branch names;
-an unreachable remote only warns; --offline skips the check. When the new
+an unreachable remote only warns (git's exit status is the same for a
+repository that does not exist, so a mistyped name only warns too, unless
+url.<base>.insteadOf rewrites it to a local path that does not exist:
+REPOSITORY_NOT_FOUND); --offline skips the check. When the new
 source's short selector is shared with another, a warning names the
 selectors that stay unique (such as handbook/teams/platform).
 
