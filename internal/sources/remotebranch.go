@@ -152,9 +152,8 @@ func (m *Managed) missingLocalRemote(ctx context.Context, dir, repository string
 
 // unreachableWhy says why the remote could not be asked. git exits 128 alike
 // for a repository that does not exist, one the user may not read, and a
-// network failure (over https GitHub answers a missing or private
-// repository as it answers a failed login), so the status cannot tell them
-// apart and the message says so.
+// network failure (GitHub answers a missing and a private repository
+// alike), so the status cannot tell them apart and the message says so.
 func unreachableWhy(err error) string {
 	status := "git ls-remote failed"
 	if code := git.ExitCode(err); code >= 0 {
