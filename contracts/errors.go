@@ -106,6 +106,13 @@ const CodeIDAmbiguous ErrorCode = "ID_AMBIGUOUS"
 // the folder to init instead (a refusal).
 const CodeInitRepositoryRoot ErrorCode = "INIT_REPOSITORY_ROOT"
 
+// CodeRepositoryNotFound: connect asked for a repository whose address
+// git rewrites (url.<base>.insteadOf) to a local path that does not exist
+// (a refusal: nothing is declared; --offline declares without asking). Over
+// the network git cannot tell a missing repository from an unreachable one
+// by its exit status, and connect only warns.
+const CodeRepositoryNotFound ErrorCode = "REPOSITORY_NOT_FOUND"
+
 // Exit codes (DESIGN §3). A refusal (ExitRefused) means a precondition does
 // not hold and nothing was changed.
 const (
@@ -149,6 +156,7 @@ var refusals = map[ErrorCode]bool{
 	CodeEvalSetChanged:     true,
 	CodeMessageSecret:      true,
 	CodeInitRepositoryRoot: true,
+	CodeRepositoryNotFound: true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.

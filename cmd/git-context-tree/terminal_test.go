@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/creack/pty"
 )
@@ -127,11 +128,51 @@ func TestSyncOnTerminal(t *testing.T) {
 	}
 }
 
+// TestTableFitsTerminal: on a terminal narrower than a table, its long
+// cells (paths, exact selectors) are shortened around "…" to fit, keeping
+// their ends; a pipe still gets them whole.
+func TestTableFitsTerminal(t *testing.T) {
+	dir := t.TempDir()
+	deep := "docs/a-rather-long-folder-name/and-another-one-below-it/context"
+	config := `{"schemaVersion": 3, "trees": [{"kind": "directory", "path": "` + deep + `"}]}`
+	if err := os.WriteFile(filepath.Join(dir, ".context-tree.json"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	piped, err := product(t, dir, "list").Output()
+	if err != nil || !strings.Contains(string(piped), filepath.Join(real, deep)+"\t") {
+		t.Fatalf("list in a pipe: %v\n%s", err, piped)
+	}
+	const cols = 80
+	lines := onTerminalSized(t, product(t, dir, "list"), &pty.Winsize{Rows: 24, Cols: cols})
+	if len(lines) != 2 {
+		t.Fatalf("list on a terminal printed %d lines:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(l); n > cols {
+			t.Errorf("a line of %d characters on a terminal of %d:\n%s", n, cols, l)
+		}
+	}
+	if !strings.Contains(lines[1], "…") || !strings.Contains(lines[1], "/context ") {
+		t.Errorf("the long path was not shortened keeping its end:\n%s", lines[1])
+	}
+}
+
 // onTerminal runs cmd with a pseudo-terminal as its standard streams and
 // returns the lines it printed (skipping the test where there is none).
 func onTerminal(t *testing.T, cmd *exec.Cmd) []string {
 	t.Helper()
-	tty, err := pty.Start(cmd)
+	return onTerminalSized(t, cmd, nil)
+}
+
+// onTerminalSized is onTerminal on a terminal of the given size (nil: the
+// pseudo-terminal's default, no known width).
+func onTerminalSized(t *testing.T, cmd *exec.Cmd, size *pty.Winsize) []string {
+	t.Helper()
+	tty, err := pty.StartWithSize(cmd, size)
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}

@@ -20,7 +20,9 @@ has re-read the code: path and lines are carried from the entry's commit to
 HEAD (renames and hunks followed, as drift does), commit becomes HEAD's and
 sha256 the first 16 hex digits of the SHA-256 of the cited lines' bytes at
 HEAD (line terminators included; the whole file without lines). Only those
-fields change, edited as text: every other byte of the document is kept. An
+fields change, edited as text: every other byte of the document is kept (a
+flow-style entry, {path: a.go, lines: "1-9"}, gets its new fields in flow
+style after its last value). An
 entry that cannot be stamped (malformed, its file deleted, every cited line
 removed, a repository not synced) refuses the whole command (exit 3) and
 nothing is written. For a git source's tree, stamp inside a write session.`

@@ -89,3 +89,41 @@ func TestConfigLockWaitIsTold(t *testing.T) {
 		}
 	}
 }
+
+// sync waiting for another process's work on a repository says so too.
+func TestRepositoryLockWaitIsTold(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	home := filepath.Join(dir, "state")
+	t.Setenv("CONTEXT_TREE_HOME", home)
+	t.Setenv(lockWaitVar, "2m") // far longer than the notice takes; without it, LOCK_HELD
+	proj := filepath.Join(dir, "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	config := `{"schemaVersion": 3, "trees": [{"kind": "git", "repository": "acme/handbook", "path": ".", "ref": "main"}]}`
+	if err := os.WriteFile(filepath.Join(proj, contracts.ConfigFile), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, "locks"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	lockFile := filepath.Join(home, "locks", "repo.acme.handbook.lock")
+	if err := os.WriteFile(lockFile, fmt.Appendf(nil, "%d\nsomeone else\n", os.Getpid()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout bytes.Buffer
+	stderr := &lockReleaser{t: t, lock: lockFile}
+	// Never synced: once the lock is released, the offline sync fails
+	// CACHE_MISSING (exit 1), not LOCK_HELD (exit 3).
+	if code := Main([]string{"-C", proj, "--json", "sync", "--offline"}, strings.NewReader(""), &stdout, stderr); code != contracts.ExitFailed {
+		t.Fatalf("exit %d, stdout %s, stderr %q", code, stdout.String(), stderr.buf.String())
+	}
+	want := fmt.Sprintf("waiting for %s, held by process %d (someone else); ", lockFile, os.Getpid())
+	if !strings.HasPrefix(stderr.buf.String(), want) {
+		t.Errorf("stderr %q, want it to begin with %q", stderr.buf.String(), want)
+	}
+	if !strings.Contains(stdout.String(), "CACHE_MISSING") || strings.Contains(stdout.String(), "waiting") {
+		t.Errorf("stdout %s", stdout.String())
+	}
+}

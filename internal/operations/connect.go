@@ -32,6 +32,9 @@ func Connect(ctx context.Context, env Env, req ConnectRequest) (*contracts.Conne
 	if err != nil {
 		return nil, err
 	}
+	if req, err = fromGitHubURL(req); err != nil {
+		return nil, err
+	}
 	var src contracts.Source
 	if req.Ref != "" {
 		src, err = gitSource(req)

@@ -17,7 +17,7 @@ func checkBranch(ctx context.Context, env Env, src contracts.Source) (warning st
 	if err != nil || unreachable == "" {
 		return "", err
 	}
-	return fmt.Sprintf("could not check that %s has branch %q (%s); declared anyway, `git context-tree sync` will tell",
+	return fmt.Sprintf("could not check that %s has branch %q (%s); declared anyway, `git context-tree sync` will tell (disconnect it if the name is wrong)",
 		src.Repository, src.Ref, unreachable), nil
 }
 

@@ -54,7 +54,7 @@ func (e Env) ConfigLockWait() lock.Wait {
 
 // Managed is the machine's git source maintenance.
 func (e Env) Managed() *sources.Managed {
-	return &sources.Managed{Home: e.Home, Git: e.Git, LockWait: e.LockWait, Progress: e.Progress}
+	return &sources.Managed{Home: e.Home, Git: e.Git, LockWait: e.LockWait, LockWaiting: e.LockWaiting, Progress: e.Progress}
 }
 
 // Abs resolves a user-supplied path against the command's directory.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/redact"
 )
@@ -27,6 +28,9 @@ type Managed struct {
 	// LockWait is how long to wait for another process's work on the
 	// same repository.
 	LockWait time.Duration
+	// LockWaiting, when set, is told who holds a repository's lock when
+	// the wait for it lasts (lock.Wait).
+	LockWaiting func(lock.Holder)
 	// Progress, when set, returns where git's progress for a repository's
 	// fetches goes (a terminal); nil fetches quietly.
 	Progress func(repository string) io.Writer
@@ -61,7 +65,7 @@ func splitRepository(repository string) (owner, name string) {
 // dot, so "owner.name" cannot collide.
 func (m *Managed) LockRepository(repository string) (func(), error) {
 	owner, name := splitRepository(repository)
-	l, err := m.Home.Lock("repo."+owner+"."+name, "git-context-tree sync of "+owner+"/"+name, m.LockWait)
+	l, err := m.Home.LockWaiting("repo."+owner+"."+name, "git-context-tree sync of "+owner+"/"+name, lock.Wait{Max: m.LockWait, Waiting: m.LockWaiting})
 	if err != nil {
 		return nil, err
 	}

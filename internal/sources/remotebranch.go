@@ -2,6 +2,12 @@ package sources
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -25,7 +31,13 @@ func (m *Managed) CheckRemoteBranch(ctx context.Context, repository, branch stri
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		return redact.String(git.Summary(err)), nil
+		if missing := m.missingLocalRemote(ctx, dir, repository); missing != "" {
+			return "", contracts.Errorf(contracts.CodeRepositoryNotFound,
+				"https://github.com/%s does not exist: it is rewritten (url.<base>.insteadOf) to %s, which does not exist (--offline declares it without asking)",
+				strings.ToLower(repository), missing).
+				WithDetails(map[string]any{"repository": strings.ToLower(repository), "path": missing})
+		}
+		return redact.String(unreachableWhy(err)), nil
 	}
 	if slices.Contains(branches, branch) {
 		return "", nil
@@ -113,4 +125,39 @@ func quoteAll(names []string) []string {
 		out[i] = quoteName(n)
 	}
 	return out
+}
+
+// missingLocalRemote is the local path the repository's address is
+// rewritten to when that path does not exist ("" otherwise): the one case
+// where "no such repository" can be told without reading git's messages.
+func (m *Managed) missingLocalRemote(ctx context.Context, dir, repository string) string {
+	u, err := m.Git.RemoteURL(ctx, dir, OriginURL(repository))
+	if err != nil {
+		return ""
+	}
+	path := u
+	if rest, ok := strings.CutPrefix(u, "file://"); ok {
+		if path, err = url.PathUnescape(rest); err != nil {
+			return ""
+		}
+	}
+	if !filepath.IsAbs(path) {
+		return ""
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return path
+	}
+	return ""
+}
+
+// unreachableWhy says why the remote could not be asked. git exits 128 alike
+// for a repository that does not exist, one the user may not read, and a
+// network failure (GitHub answers a missing and a private repository
+// alike), so the status cannot tell them apart and the message says so.
+func unreachableWhy(err error) string {
+	status := "git ls-remote failed"
+	if code := git.ExitCode(err); code >= 0 {
+		status = fmt.Sprintf("git ls-remote exited %d", code)
+	}
+	return fmt.Sprintf("%s: %s; git reports a repository that does not exist, one you may not read and a network failure alike, so check the name", status, git.Summary(err))
 }

@@ -21,9 +21,10 @@ type SourceStamp struct {
 // to the frontmatter text, as fix does (fixheader.go): values replaced in
 // place, missing keys added after the entry's path line with its
 // indentation, and the edited header checked to decode to exactly the old
-// one with those fields changed. Every other byte is kept. It fails,
-// changing nothing, when an entry cannot be edited as text (a flow-style
-// entry missing a key, a multi-line value).
+// one with those fields changed; a flow-style entry ({path: a.go}) gets
+// its missing keys after its last value, in flow style. Every other byte
+// is kept. It fails, changing nothing, when an entry cannot be edited as
+// text (a multi-line value).
 func StampSources(data []byte, stamps []SourceStamp) ([]byte, error) {
 	fm, err := ParseFrontmatter(data)
 	if err != nil {
@@ -67,6 +68,7 @@ func stampEntry(h *header, item *yaml.Node, st SourceStamp) ([]headerEdit, error
 	var edits []headerEdit
 	var insert strings.Builder
 	var inserted []func(map[string]any)
+	var flow strings.Builder // a flow entry's new fields, ", key: value" each
 	pathKey, pathValue := field(item, "path")
 	if pathKey == nil {
 		return nil, fmt.Errorf("it has no path")
@@ -94,11 +96,27 @@ func stampEntry(h *header, item *yaml.Node, st SourceStamp) ([]headerEdit, error
 			continue
 		}
 		if item.Style&yaml.FlowStyle != 0 {
-			return nil, fmt.Errorf("it is written in flow style ({...}) and has no %s; write it as a block mapping", key)
+			flow.WriteString(", " + key + ": " + rendered)
+			inserted = append(inserted, set)
+			continue
 		}
 		indent := strings.Repeat(" ", pathKey.Column-1)
 		insert.WriteString(indent + key + ": " + rendered + h.eol)
 		inserted = append(inserted, set)
+	}
+	if flow.Len() > 0 {
+		// A flow mapping ({path: a.go, lines: "1-2"}) gets its new fields
+		// after its last value, in flow style too, on whatever lines it spans.
+		last := item.Content[len(item.Content)-1]
+		_, end, ok := scalarExtent(h, last)
+		if !ok {
+			return nil, fmt.Errorf("it is written in flow style ({...}) and its last value is not a one-line value stamp can add fields after")
+		}
+		edits = append(edits, headerEdit{off: end, end: end, text: flow.String(), apply: func(m map[string]any) {
+			for _, set := range inserted {
+				set(m)
+			}
+		}})
 	}
 	if insert.Len() > 0 {
 		// After the last of the entry's own fields, so they stay together.

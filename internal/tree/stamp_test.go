@@ -31,7 +31,37 @@ func TestStampSources(t *testing.T) {
 	if err != nil || string(again) != string(out) {
 		t.Errorf("a second stamp changed the document: %v\n%s", err, again)
 	}
-	if _, err := StampSources([]byte("---\ntitle: A\nsources:\n  - {path: c.go}\n---\n"), []SourceStamp{{Index: 0, Path: "c.go", Commit: "abcdef0"}}); err == nil {
-		t.Error("a flow entry without commit was stamped")
+}
+
+// Every YAML form of an entry is stamped: a flow mapping missing keys
+// gets them after its last value, in flow style, on one line or several,
+// inside a block or a flow list, with a trailing comma or a comment.
+func TestStampSourcesFlow(t *testing.T) {
+	stamp := []SourceStamp{{Index: 0, Path: "src/a.go", Lines: "10-20", Commit: "abcdef0", Sha256: "0123456789abcdef"}}
+	for _, c := range []struct{ in, want string }{
+		{"  - {path: src/a.go, lines: \"10-20\"}\n",
+			"  - {path: src/a.go, lines: \"10-20\", commit: abcdef0, sha256: 0123456789abcdef}\n"},
+		{"  - {path: src/a.go}  # the handler\n",
+			"  - {path: src/a.go, lines: 10-20, commit: abcdef0, sha256: 0123456789abcdef}  # the handler\n"},
+		{"  - { path: 'src/a.go',\n      lines: 10-20 }\n",
+			"  - { path: 'src/a.go',\n      lines: 10-20, commit: abcdef0, sha256: 0123456789abcdef }\n"},
+		{"  - {path: src/a.go, lines: 10-20, commit: 1111111,}\n",
+			"  - {path: src/a.go, lines: 10-20, commit: abcdef0, sha256: 0123456789abcdef,}\n"},
+		{"  [{path: src/a.go}]\n",
+			"  [{path: src/a.go, lines: 10-20, commit: abcdef0, sha256: 0123456789abcdef}]\n"},
+	} {
+		doc := "---\ntitle: A\nsources:\n" + c.in + "---\nBody\n"
+		out, err := StampSources([]byte(doc), stamp)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if diff := cmp.Diff("---\ntitle: A\nsources:\n"+c.want+"---\nBody\n", string(out)); diff != "" {
+			t.Errorf("%q stamped (-want +got):\n%s", c.in, diff)
+		}
+		parsed := ParseDocument("a.md", out, false)
+		if len(parsed.Findings) != 0 || len(parsed.Meta.Sources) != 1 || parsed.Meta.Sources[0].Sha256 != "0123456789abcdef" {
+			t.Errorf("%q: stamped document %v %+v", c.in, parsed.Findings, parsed.Meta.Sources)
+		}
 	}
 }

@@ -38,3 +38,20 @@ func (g *Git) RemoteBranches(ctx context.Context, dir, url string) ([]string, er
 	}
 	return branches, nil
 }
+
+// RemoteURL is the address git would use for url after the user's
+// url.<base>.insteadOf rewrites (`git ls-remote --get-url`, which asks no
+// remote), asked from dir as RemoteBranches asks.
+func (g *Git) RemoteURL(ctx context.Context, dir, url string) (string, error) {
+	args := []string{"ls-remote", "--get-url", "--", url}
+	cmd, err := g.command(ctx, Isolated, dir, args...)
+	if err != nil {
+		return "", err
+	}
+	cmd.Env = append(cmd.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	out, err := runCmd(cmd, args)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -118,11 +118,17 @@ func (h *Home) WriteFile(dir, name string, data []byte) error {
 
 // Lock takes the named lock under locks/.
 func (h *Home) Lock(name, purpose string, wait time.Duration) (*lock.Lock, error) {
+	return h.LockWaiting(name, purpose, lock.Wait{Max: wait})
+}
+
+// LockWaiting is Lock telling w.Waiting who holds the lock when the wait
+// lasts (lock.AcquireWaiting).
+func (h *Home) LockWaiting(name, purpose string, w lock.Wait) (*lock.Lock, error) {
 	dir, err := h.Dir("locks")
 	if err != nil {
 		return nil, err
 	}
-	return lock.Acquire(filepath.Join(dir, name+".lock"), purpose, wait)
+	return lock.AcquireWaiting(filepath.Join(dir, name+".lock"), purpose, w)
 }
 
 func unwrap(err error) error {
