@@ -97,6 +97,13 @@ const CodeEvidenceUnresolved ErrorCode = "EVIDENCE_UNRESOLVED"
 // secret rule matches; nothing was committed (a refusal).
 const CodeMessageSecret ErrorCode = "COMMIT_MESSAGE_SECRET"
 
+// CodeSessionTooLarge: a write session's work tree adds a file, or files
+// in all, over the size a session may add (git config
+// context-tree.sessionMaxFileSize, context-tree.sessionMaxSize); details
+// name the path (for a file), its bytes, the limit and the setting.
+// Nothing was hashed into the repository (a refusal).
+const CodeSessionTooLarge ErrorCode = "SESSION_TOO_LARGE"
+
 // CodeIDAmbiguous: an id prefix names several sessions or cleanup runs;
 // details.candidates lists their full ids (a refusal).
 const CodeIDAmbiguous ErrorCode = "ID_AMBIGUOUS"
@@ -141,6 +148,7 @@ var refusals = map[ErrorCode]bool{
 	CodeHiddenContent:      true,
 	CodeUpdateRefused:      true,
 	CodeIDAmbiguous:        true,
+	CodeSessionTooLarge:    true,
 	CodeUpdateConflict:     true,
 	CodePublishUnsupported: true,
 	CodePublishRejected:    true,

@@ -151,6 +151,10 @@ type MCPConfigResult struct {
 	Snippet       string `json:"snippet"`
 	Written       bool   `json:"written"`
 	Changed       bool   `json:"changed"`
+	// Warnings: the stdio entry runs `git context-tree mcp`, found on the
+	// host's PATH; said when a host started outside a shell would not
+	// find git-context-tree there.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // MCPHTTPServing is what `mcp --http` prints (with --json) once it

@@ -60,7 +60,9 @@ func (cmd *cleanupScheduleCmd) Run(c *Context) error {
 				fmt.Fprintf(c.Stdout, "# %s: %s\n%s\n", f.Scheduler, f.Path, f.Content)
 			}
 			fmt.Fprintf(c.Stdout, "# crontab (crontab -e; no catch-up of missed runs):\n%s\n", p.Crontab)
-			fmt.Fprintf(c.Stderr, "Nothing was installed or recorded. The job runs `cleanup run --schedule %s`, which needs the schedule record: for cron or CI without one, run `git context-tree cleanup run %s --agent-command …` instead.\n", s.ID, quote(s.Connection.Exact))
+			// The printed job is the ad hoc run (adHocArgs): it needs no
+			// schedule record, and it carries this state directory.
+			fmt.Fprintf(c.Stderr, "Nothing was installed or recorded. The printed job runs `git context-tree cleanup run %s` with this schedule's policy and needs no schedule record; it uses the state directory %s (CONTEXT_TREE_HOME).\n", quote(s.Connection.Exact), s.StateDir)
 			return
 		}
 		fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%s\n", res.Action, s.ID, quote(s.Connection.Exact), policy(s))

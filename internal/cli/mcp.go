@@ -120,6 +120,7 @@ func (cmd *mcpConfigCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
+	warn(c, res.Warnings)
 	return c.emit(res, func() { c.printMCPConfig(res) })
 }
 

@@ -5,10 +5,13 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/hostconfig"
+	"github.com/git-context-tree/git-context-tree/internal/buildinfo"
 )
 
 // MCPConfig returns a host's MCP configuration snippet for the server and
@@ -39,6 +42,11 @@ func MCPConfig(ctx context.Context, env Env, host string, write bool, httpURL st
 		return nil, contracts.Errorf(contracts.CodeIO, "cannot find the home directory for %s's configuration: %v", host, err)
 	}
 	res := &contracts.MCPConfigResult{SchemaVersion: contracts.CLIVersion, Host: h.Name, File: h.File(p.Root, home), Format: h.Format, Snippet: h.Snippet()}
+	if httpURL == "" {
+		if w := hostPathWarning(); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
+	}
 	if write {
 		res.Written = true
 		if res.Changed, err = h.Write(res.File); err != nil {
@@ -61,4 +69,29 @@ func checkLoopbackURL(raw string) error {
 		return contracts.Errorf(contracts.CodeUsage, "--http %q is not the URL git context-tree mcp --http prints (http://127.0.0.1:<port>/mcp)", raw)
 	}
 	return nil
+}
+
+// GUIPath is the PATH a program started outside a shell (a desktop app, an
+// IDE or agent host launched from the dock) typically gets.
+var GUIPath = []string{"/usr/local/bin", "/usr/bin", "/bin", "/opt/homebrew/bin"}
+
+// hostPathWarning says when an agent host may not start the stdio server:
+// the entry runs `git context-tree mcp`, and git finds git-context-tree on
+// the host's PATH, which for a host started outside a shell is often only
+// GUIPath. The entry stays portable (the project's file is shared, an
+// absolute path would be one person's); the warning names the fix, as
+// doctor does for hooks.
+func hostPathWarning() string {
+	found, err := exec.LookPath("git-context-tree")
+	if err != nil {
+		return "git-context-tree is not on PATH, so the host cannot start `git context-tree mcp`: install it (" + buildinfo.InstallCommand + ") and put its directory on PATH"
+	}
+	for _, d := range GUIPath {
+		if _, err := os.Stat(filepath.Join(d, "git-context-tree")); err == nil {
+			return ""
+		}
+	}
+	exe, _ := filepath.Abs(found)
+	return "the entry runs `git context-tree mcp`, so the host must find git-context-tree on its PATH; a host started outside a shell (from the desktop or a dock) often gets only " +
+		strings.Join(GUIPath, ":") + ", where it is not (it is " + exe + "): run sudo ln -s '" + exe + "' /usr/local/bin/git-context-tree, or start the host from a shell"
 }

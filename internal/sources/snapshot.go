@@ -175,7 +175,9 @@ func (m *Managed) ensureSnapshotRebuilt(ctx context.Context, cache, repository, 
 		if err := m.fetchBlobs(ctx, cache, repository, commit, dirs, offline); err != nil {
 			return "", r, err
 		}
-		if err := m.Git.WidenPlain(ctx, snapshotTree(cache, path), dirs); err != nil {
+		err := m.Git.WidenPlain(ctx, snapshotTree(cache, path), dirs)
+		m.sealSnapshot(ctx, cache, path)
+		if err != nil {
 			return "", r, gitError(err)
 		}
 		privateIndex(path)
@@ -223,6 +225,7 @@ func (m *Managed) ensureSnapshotRebuilt(ctx context.Context, cache, repository, 
 		removeStaging(staging)
 		return "", r, contracts.Errorf(contracts.CodeSnapshotCorrupt, "cannot move the rebuilt snapshot into %s: %v", path, err)
 	}
+	m.sealSnapshot(ctx, cache, path)
 	return path, r, m.writeSnapshotDirs(path, dirs)
 }
 

@@ -103,3 +103,13 @@ func (g *Git) inWorkTreeStdin(ctx context.Context, w WorkTree, stdin *bytes.Buff
 	cmd.Stdin = stdin
 	return runCmd(cmd, args)
 }
+
+// RefreshPlain records the current stamps of a plain checkout's files in
+// its index (update-index --refresh): after the tool changed their modes
+// (and so their ctime), git would otherwise re-read every file on each
+// integrity check. A file whose content differs from its entry is left
+// as it is and reported as an error.
+func (g *Git) RefreshPlain(ctx context.Context, w WorkTree) error {
+	_, err := g.inWorkTree(ctx, w, "update-index", "-q", "--refresh")
+	return err
+}

@@ -192,7 +192,7 @@ func declaresDirectoryIn(conns []sources.Connection, checkout string) bool {
 
 // guiPath is the PATH a git client started outside a shell (a desktop
 // app, an IDE launched from the dock) typically gets.
-var guiPath = []string{"/usr/local/bin", "/usr/bin", "/bin", "/opt/homebrew/bin"}
+var guiPath = operations.GUIPath
 
 // checkHookPath reports whether hooks find git-context-tree: git runs hooks
 // with its own PATH (the shell's, for git started from one), and GUI

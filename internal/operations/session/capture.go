@@ -51,6 +51,12 @@ func captureSession(ctx context.Context, env operations.Env, s *contracts.Sessio
 			}
 		}
 	}
+	// Sizes are judged from the files on disk before git add writes any
+	// blob into the home repository's objects.
+	if err := checkBounds(ctx, env, s, c.ignored, force); err != nil {
+		c.discard()
+		return nil, err
+	}
 	if err := env.Git.AddAll(ctx, c.wt, force); err != nil {
 		c.discard()
 		return nil, operations.GitError(err)
