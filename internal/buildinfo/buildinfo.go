@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -63,7 +64,7 @@ func Fingerprint() string {
 // a modified tree's), for a source build, a pseudo-version or go test.
 func Semver() string {
 	v := Read()
-	if semverRelease.MatchString(v.Version) && !pseudoVersion.MatchString(v.Version) {
+	if semverRelease().MatchString(v.Version) && !pseudoVersion().MatchString(v.Version) {
 		return strings.TrimPrefix(v.Version, "v")
 	}
 	meta := v.Revision
@@ -81,7 +82,9 @@ func Semver() string {
 
 // semverRelease is a tagged release: vMAJOR.MINOR.PATCH with an optional
 // pre-release, never a Go pseudo-version (v0.0.0-20260101120000-abcdef).
-var semverRelease = regexp.MustCompile(`^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?$`)
+var semverRelease = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?$`)
+})
 
 // pseudoVersion is Go's version of an untagged commit.
-var pseudoVersion = regexp.MustCompile(`-(0\.)?[0-9]{14}-[0-9a-f]{12}(\+incompatible)?$`)
+var pseudoVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-(0\.)?[0-9]{14}-[0-9a-f]{12}(\+incompatible)?$`) })

@@ -23,11 +23,11 @@ func TestSemverPatterns(t *testing.T) {
 		"v0.3.0": true, "v1.2.3-rc.1": true, "(devel)": false,
 		"v0.0.0-20260101120000-abcdefabcdef": false, "v1.2.4-0.20260101120000-abcdefabcdef": false,
 	} {
-		if got := semverRelease.MatchString(v) && !pseudoVersion.MatchString(v); got != release {
+		if got := semverRelease().MatchString(v) && !pseudoVersion().MatchString(v); got != release {
 			t.Errorf("%s: release %v, want %v", v, got, release)
 		}
 	}
-	if s := Semver(); !strings.HasPrefix(s, "0.0.0-dev") && !semverRelease.MatchString("v"+s) {
+	if s := Semver(); !strings.HasPrefix(s, "0.0.0-dev") && !semverRelease().MatchString("v"+s) {
 		t.Errorf("Semver() = %q", s)
 	}
 }
