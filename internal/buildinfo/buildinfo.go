@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/semver"
@@ -93,12 +94,15 @@ func read(st stamp, bi *debug.BuildInfo) contracts.VersionInfo {
 // untagged commit, not a tag with uncommitted changes ("+dirty").
 func release(module string) bool {
 	sv, err := semver.Parse(module)
-	return err == nil && strings.HasPrefix(module, "v") && !pseudoVersion.MatchString(module) && !slices.Contains(sv.Build, "dirty")
+	return err == nil && strings.HasPrefix(module, "v") && !pseudoVersion().MatchString(module) && !slices.Contains(sv.Build, "dirty")
 }
 
 // pseudoVersion is Go's version of an untagged commit
 // (v0.0.0-20260101120000-abcdefabcdef, v1.2.4-0.20260101120000-abcdefabcdef).
-var pseudoVersion = regexp.MustCompile(`-(0\.)?[0-9]{14}-[0-9a-f]{12}(\+[0-9A-Za-z.-]+)?$`)
+// Compiled on first use: every start reads the version.
+var pseudoVersion = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`-(0\.)?[0-9]{14}-[0-9a-f]{12}(\+[0-9A-Za-z.-]+)?$`)
+})
 
 // Version is the binary's semantic version (Read().Version).
 func Version() string { return Read().Version }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -23,7 +24,7 @@ type Set struct {
 	Question []contracts.EvalQuestion `toml:"question"`
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // ParseSet reads a set file: [[question]] tables with id, question,
 // criteria and optional tags; an unknown key, a missing field or a
@@ -41,7 +42,7 @@ func ParseSet(name string, data []byte) (*Set, error) {
 	for i, q := range s.Question {
 		where := fmt.Sprintf("%s: question %d", name, i+1)
 		switch {
-		case !idPattern.MatchString(q.ID):
+		case !idPattern().MatchString(q.ID):
 			return nil, contracts.Errorf(contracts.CodeEvalSetInvalid, "%s: id %q must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", where, q.ID)
 		case seen[q.ID]:
 			return nil, contracts.Errorf(contracts.CodeEvalSetInvalid, "%s: id %q appears twice", where, q.ID)

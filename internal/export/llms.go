@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/git-context-tree/git-context-tree/internal/redact"
@@ -306,24 +307,24 @@ func prose(line string) bool {
 			return false
 		}
 	}
-	return !orderedItem.MatchString(t) && !linkOnly.MatchString(t)
+	return !orderedItem().MatchString(t) && !linkOnly().MatchString(t)
 }
 
 var (
-	orderedItem = regexp.MustCompile(`^[0-9]+[.)] `)
-	linkOnly    = regexp.MustCompile(`^\[[^\]]*\]\([^)]*\)[.:;,]?$`)
-	mdLink      = regexp.MustCompile(`!?\[([^\]]*)\](\([^)]*\)|\[[^\]]*\])`)
-	wikiLink    = regexp.MustCompile(`\[\[([^\]|#]*)(#[^\]|]*)?(\|([^\]]*))?\]\]`)
+	orderedItem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+[.)] `) })
+	linkOnly    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[[^\]]*\]\([^)]*\)[.:;,]?$`) })
+	mdLink      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!?\[([^\]]*)\](\([^)]*\)|\[[^\]]*\])`) })
+	wikiLink    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[([^\]|#]*)(#[^\]|]*)?(\|([^\]]*))?\]\]`) })
 )
 
 // linkTexts replaces Markdown and wiki links with their text.
 func linkTexts(s string) string {
-	s = wikiLink.ReplaceAllStringFunc(s, func(m string) string {
-		g := wikiLink.FindStringSubmatch(m)
+	s = wikiLink().ReplaceAllStringFunc(s, func(m string) string {
+		g := wikiLink().FindStringSubmatch(m)
 		if g[4] != "" {
 			return g[4]
 		}
 		return g[1]
 	})
-	return mdLink.ReplaceAllString(s, "$1")
+	return mdLink().ReplaceAllString(s, "$1")
 }

@@ -6,37 +6,40 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-
-	"github.com/pelletier/go-toml/v2"
-	"github.com/zricethezav/gitleaks/v8/config"
 )
 
-// The gitleaks default rule file is read from the module (config.DefaultConfig
-// embeds it) and interpreted here: its detect package would add ~60 modules,
-// 13 MB to the binary and ~250 ms to every start (docs/decisions.md).
-// go-toml/v2 parses the 97 KB file in ~1.5 ms where BurntSushi/toml takes
-// ~6 ms, paid by every command; gitleaks' config package links it already.
+//go:generate go run ./internal/gen/rulesgen -o rules_gen.go
 
-type ruleFile struct {
-	Allowlist allowlist `toml:"allowlist"`
-	Rules     []struct {
-		ID          string      `toml:"id"`
-		Regex       string      `toml:"regex"`
-		SecretGroup int         `toml:"secretGroup"`
-		Entropy     float64     `toml:"entropy"`
-		Keywords    []string    `toml:"keywords"`
-		Path        string      `toml:"path"`
-		Allowlists  []allowlist `toml:"allowlists"`
-	} `toml:"rules"`
+// The gitleaks default rules are compiled in as data (rules_gen.go, written
+// by go generate from the pinned gitleaks module through gitleaks' own
+// loader) and interpreted here: linking gitleaks' config package would drag
+// in viper, hcl, ini and zerolog (~10 MB of binary and a minute of a cold
+// build), and its detect package ~60 modules more. TestRulesGenerated
+// checks the data against gitleaks' own rules.
+
+// ruleData is one generated gitleaks rule with a regex; keywords are
+// lowercased.
+type ruleData struct {
+	id          string
+	regex       string
+	secretGroup int
+	entropy     float64
+	keywords    []string
+	allowlists  []allowlistData
+}
+
+// allowlistData is one generated gitleaks allowlist; regexTarget is "" for
+// the secret, "match" or "line"; stop words are lowercased.
+type allowlistData struct {
+	and         bool
+	regexTarget string
+	regexes     []string
+	paths       []string
+	stopWords   []string
 }
 
 type allowlist struct {
-	Condition   string   `toml:"condition"`
-	RegexTarget string   `toml:"regexTarget"`
-	Regexes     []string `toml:"regexes"`
-	Paths       []string `toml:"paths"`
-	StopWords   []string `toml:"stopwords"`
-
+	allowlistData
 	compiled []*regexp.Regexp
 }
 
@@ -58,38 +61,30 @@ type rule struct {
 }
 
 type ruleSet struct {
-	rules    []*rule
-	always   []*rule // the rules without keywords, which run on every line
-	global   *allowlist
-	keywords *keywordIndex
+	rules      []*rule
+	always     []*rule // the rules without keywords, which run on every line
+	global     []*allowlist
+	globalOnce sync.Once
+	globalErr  error
+	keywords   *keywordIndex
 }
 
-var loadRules = sync.OnceValues(func() (*ruleSet, error) {
-	return parseRules(config.DefaultConfig)
+var loadRules = sync.OnceValue(func() *ruleSet {
+	return newRuleSet(gitleaksGlobal, gitleaksRules, ruleKeywords())
 })
 
-func parseRules(text string) (*ruleSet, error) {
-	var f ruleFile
-	if err := toml.Unmarshal([]byte(text), &f); err != nil {
-		return nil, fmt.Errorf("gitleaks rules: %w", err)
+func newRuleSet(global []allowlistData, data []ruleData, keywords *keywordIndex) *ruleSet {
+	set := &ruleSet{keywords: keywords}
+	for _, a := range global {
+		set.global = append(set.global, &allowlist{allowlistData: a})
 	}
-	set := &ruleSet{global: &f.Allowlist}
-	for i := range f.Rules {
-		r := &f.Rules[i]
-		if r.Regex == "" {
-			continue // a rule on file names only; text has none
-		}
-		kw := make([]string, len(r.Keywords))
-		for j, k := range r.Keywords {
-			kw[j] = strings.ToLower(k)
-		}
-		nr := &rule{id: r.ID, source: r.Regex, secretGroup: r.SecretGroup, entropy: r.Entropy, keywords: kw}
-		for j := range r.Allowlists {
-			nr.allow = append(nr.allow, &r.Allowlists[j])
+	for _, d := range data {
+		nr := &rule{id: d.id, source: d.regex, secretGroup: d.secretGroup, entropy: d.entropy, keywords: d.keywords}
+		for _, a := range d.allowlists {
+			nr.allow = append(nr.allow, &allowlist{allowlistData: a})
 		}
 		set.rules = append(set.rules, nr)
 	}
-	set.keywords = ruleKeywords()
 	for _, r := range set.rules {
 		for _, k := range r.keywords {
 			id, ok := set.keywords.ids[k]
@@ -106,7 +101,7 @@ func parseRules(text string) (*ruleSet, error) {
 			set.always = append(set.always, r)
 		}
 	}
-	return set, nil
+	return set
 }
 
 func (r *rule) regexp() (*regexp.Regexp, error) {
@@ -128,8 +123,6 @@ func (r *rule) regexp() (*regexp.Regexp, error) {
 	return r.re, r.err
 }
 
-var globalOnce sync.Once
-
 // spans returns the byte ranges of secrets the rule set finds in s, in the
 // way gitleaks' detector decides them: keyword prefilter, regex, secret
 // group, entropy threshold, global and rule allowlists. Rules run on each
@@ -137,10 +130,15 @@ var globalOnce sync.Once
 // lower is strings.ToLower(s), whose lines are the lowercased lines of s
 // (ToLower maps rune by rune and keeps every newline).
 func (set *ruleSet) spans(s, lower string) ([][2]int, error) {
-	var err error
-	globalOnce.Do(func() { err = set.global.compile() })
-	if err != nil {
-		return nil, err
+	set.globalOnce.Do(func() {
+		for _, a := range set.global {
+			if set.globalErr = a.compile(); set.globalErr != nil {
+				return
+			}
+		}
+	})
+	if set.globalErr != nil {
+		return nil, set.globalErr
 	}
 	var out [][2]int
 	found := make([]bool, len(set.keywords.words))
@@ -188,7 +186,7 @@ func (r *rule) wanted(found []bool) bool {
 
 // secret picks the secret inside match m (the configured group, else the
 // first non-empty one) and applies entropy and allowlists.
-func (r *rule) secret(s string, m []int, global *allowlist) ([2]int, bool) {
+func (r *rule) secret(s string, m []int, global []*allowlist) ([2]int, bool) {
 	start, end := m[0], m[1]
 	// gitleaks trims newlines a rule's trailing \n may have taken.
 	for end > start && s[end-1] == '\n' {
@@ -214,8 +212,10 @@ func (r *rule) secret(s string, m []int, global *allowlist) ([2]int, bool) {
 	}
 	match := s[start:end]
 	line := lineAround(s, start, end)
-	if global.allows(secret, match, line) {
-		return sp, false
+	for _, a := range global {
+		if a.allows(secret, match, line) {
+			return sp, false
+		}
 	}
 	for _, a := range r.allow {
 		if a.allows(secret, match, line) {
@@ -226,7 +226,7 @@ func (r *rule) secret(s string, m []int, global *allowlist) ([2]int, bool) {
 }
 
 func (a *allowlist) compile() error {
-	for _, src := range a.Regexes {
+	for _, src := range a.regexes {
 		re, err := regexp.Compile(src)
 		if err != nil {
 			return fmt.Errorf("allowlist: %w", err)
@@ -240,7 +240,7 @@ func (a *allowlist) compile() error {
 // or commit, so an AND list with paths never excuses one.
 func (a *allowlist) allows(secret, match, line string) bool {
 	target := secret
-	switch a.RegexTarget {
+	switch a.regexTarget {
 	case "match":
 		target = match
 	case "line":
@@ -255,17 +255,17 @@ func (a *allowlist) allows(secret, match, line string) bool {
 	}
 	stop := false
 	lower := strings.ToLower(secret)
-	for _, w := range a.StopWords {
-		if strings.Contains(lower, strings.ToLower(w)) {
+	for _, w := range a.stopWords {
+		if strings.Contains(lower, w) {
 			stop = true
 			break
 		}
 	}
-	if strings.EqualFold(a.Condition, "AND") {
-		if len(a.Paths) > 0 {
+	if a.and {
+		if len(a.paths) > 0 {
 			return false
 		}
-		return (len(a.compiled) == 0 || regex) && (len(a.StopWords) == 0 || stop)
+		return (len(a.compiled) == 0 || regex) && (len(a.stopWords) == 0 || stop)
 	}
 	return regex || stop
 }

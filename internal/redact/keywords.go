@@ -1,11 +1,6 @@
 package redact
 
-import (
-	"strings"
-	"sync"
-
-	"github.com/zricethezav/gitleaks/v8/config"
-)
+import "sync"
 
 // keywordIndex finds which rule keywords occur in a lowercase line in one
 // pass, indexing keywords by their first two bytes (the shortest has two),
@@ -19,35 +14,16 @@ type keywordIndex struct {
 	byPair [][]int
 }
 
-// ruleKeywords indexes the keywords of the rule file, found by a scan of
-// its `keywords = [...]` arrays: a text holding none of them cannot match
-// any rule, so most commands never pay for parsing the whole file (~4 ms).
-// TestKeywordScan checks the scan against the parsed rules.
+// ruleKeywords indexes the keywords of the gitleaks rules: a text holding
+// none of them cannot match any rule, so most commands never build the
+// rule set.
 var ruleKeywords = sync.OnceValue(func() *keywordIndex {
-	return newKeywordIndex(scanKeywords(config.DefaultConfig))
-})
-
-func scanKeywords(text string) []string {
 	var words []string
-	for {
-		i := strings.Index(text, "\nkeywords = [")
-		if i < 0 {
-			return words
-		}
-		text = text[i+len("\nkeywords = ["):]
-		list, rest, _ := strings.Cut(text, "]")
-		for {
-			_, after, ok := strings.Cut(list, `"`)
-			if !ok {
-				break
-			}
-			word, after2, _ := strings.Cut(after, `"`)
-			words = append(words, strings.ToLower(word))
-			list = after2
-		}
-		text = rest
+	for _, r := range gitleaksRules {
+		words = append(words, r.keywords...)
 	}
-}
+	return newKeywordIndex(words)
+})
 
 func newKeywordIndex(words []string) *keywordIndex {
 	ix := &keywordIndex{ids: map[string]int{}}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/yuin/goldmark/ast"
@@ -33,9 +34,11 @@ func Slug(heading string) string {
 }
 
 var (
-	explicitID = regexp.MustCompile(`\s*\{#([^\s}]+)\}\s*$`)
-	htmlAnchor = regexp.MustCompile(`(?i)<[a-z][a-z0-9]*\s[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']`)
-	wikilink   = regexp.MustCompile(`\[\[([^\[\]\n|]+?)(?:\|([^\[\]\n]*))?\]\]`)
+	explicitID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\{#([^\s}]+)\}\s*$`) })
+	htmlAnchor = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)<[a-z][a-z0-9]*\s[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']`)
+	})
+	wikilink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[([^\[\]\n|]+?)(?:\|([^\[\]\n]*))?\]\]`) })
 )
 
 // Wikilink is one [[target#heading|label]] of a body.
@@ -60,7 +63,7 @@ func (x *LinkExtractor) BodyAnchors(src []byte) (anchors []string, wikilinks []W
 		switch v := n.(type) {
 		case *ast.Heading:
 			title := headingText(v, src)
-			if m := explicitID.FindStringSubmatch(title); m != nil {
+			if m := explicitID().FindStringSubmatch(title); m != nil {
 				anchors = append(anchors, m[1])
 				title = title[:len(title)-len(m[0])]
 			}
@@ -85,10 +88,10 @@ func (x *LinkExtractor) BodyAnchors(src []byte) (anchors []string, wikilinks []W
 		}
 		return ast.WalkContinue, nil
 	})
-	for _, m := range htmlAnchor.FindAllSubmatch(masked, -1) {
+	for _, m := range htmlAnchor().FindAllSubmatch(masked, -1) {
 		anchors = append(anchors, string(m[1]))
 	}
-	for _, loc := range wikilink.FindAllSubmatchIndex(masked, -1) {
+	for _, loc := range wikilink().FindAllSubmatchIndex(masked, -1) {
 		target := strings.TrimSpace(string(masked[loc[2]:loc[3]]))
 		w := Wikilink{Line: lineAt(src, loc[0]), Text: string(src[loc[0]:loc[1]]), Start: loc[0], End: loc[1]}
 		if loc[4] >= 0 {

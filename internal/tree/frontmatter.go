@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -168,14 +169,14 @@ func invalidUTF8Line(b []byte) int {
 }
 
 // yamlLine matches the header line number yaml puts in its messages.
-var yamlLine = regexp.MustCompile(`^line (\d+): `)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^line (\d+): `) })
 
 // yamlError converts a YAML syntax error to a ParseError with a file line
 // when yaml reports one.
 func yamlError(err error) *ParseError {
 	msg := string(bytes.TrimPrefix([]byte(err.Error()), []byte("yaml: ")))
 	pe := &ParseError{Msg: "frontmatter is not valid YAML: " + msg}
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
 			pe.Line = n + 1
 			pe.Msg = "frontmatter is not valid YAML: " + msg[len(m[0]):]

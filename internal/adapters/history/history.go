@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
@@ -26,7 +27,7 @@ type Store struct {
 	ScheduleID string
 }
 
-var runID = regexp.MustCompile(`^[0-9a-f-]{36}$`)
+var runID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f-]{36}$`) })
 
 func (s Store) dir() (string, error) { return s.Home.Dir("history", s.ScheduleID) }
 
@@ -100,7 +101,7 @@ func (s Store) IDs() ([]string, error) {
 	}
 	var ids []string
 	for _, e := range entries {
-		if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && runID.MatchString(id) {
+		if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && runID().MatchString(id) {
 			ids = append(ids, id)
 		}
 	}
@@ -110,7 +111,7 @@ func (s Store) IDs() ([]string, error) {
 
 // Load reads a run record.
 func (s Store) Load(id string) (*contracts.RunRecord, error) {
-	if !runID.MatchString(id) {
+	if !runID().MatchString(id) {
 		return nil, contracts.Errorf(contracts.CodeUsage, "%q is not a run id", id)
 	}
 	path := s.Home.Path("history", s.ScheduleID, id+".json")

@@ -39,7 +39,7 @@ type RunRequest struct {
 // maxOutput bounds what is kept of an agent's stdout and of its stderr.
 const maxOutput = 8 << 20
 
-var labelPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$`)
+var labelPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$`) })
 
 // Run runs the agent command once per question and repetition, the
 // question on stdin, and records each answer as it ends.
@@ -176,7 +176,7 @@ func checkRunRequest(req RunRequest) error {
 	switch {
 	case strings.TrimSpace(req.AgentCommand) == "":
 		return contracts.Errorf(contracts.CodeUsage, "name the agent with --agent-command <command> (it reads the question on stdin)")
-	case !labelPattern.MatchString(req.Label):
+	case !labelPattern().MatchString(req.Label):
 		return contracts.Errorf(contracts.CodeUsage, "--label %q: name the setup with 1-40 letters, digits, '.', '_' or '-' (e.g. with-tree)", req.Label)
 	case req.Repeat < 1 || req.Repeat > 100:
 		return contracts.Errorf(contracts.CodeUsage, "--repeat must be 1 to 100")

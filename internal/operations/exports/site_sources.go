@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -88,12 +89,14 @@ func (h *webHomes) projectHome() string {
 	return githubHome(origin)
 }
 
-var githubRemote = regexp.MustCompile(`^(?:https://(?:[^@/]+@)?github\.com/|ssh://git@github\.com/|git@github\.com:)([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$`)
+var githubRemote = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:https://(?:[^@/]+@)?github\.com/|ssh://git@github\.com/|git@github\.com:)([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$`)
+})
 
 // githubHome is the web URL of a GitHub remote URL, "" for any other
 // (credentials in the URL are never carried over).
 func githubHome(remote string) string {
-	m := githubRemote.FindStringSubmatch(strings.TrimSpace(remote))
+	m := githubRemote().FindStringSubmatch(strings.TrimSpace(remote))
 	if m == nil {
 		return ""
 	}
