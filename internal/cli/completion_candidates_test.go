@@ -41,7 +41,7 @@ func TestCompleteArgs(t *testing.T) {
 		{words: []string{"wr"}, want: []string{"write"}},
 		{words: []string{"--json", "-C", "x", "ve"}, want: []string{"verify", "version"}},
 		{words: []string{"write", ""}, want: []string{"prepare", "finish", "abort", "list", "show", "prune", "update"}},
-		{words: []string{"verify", "--"}, want: []string{"--staged", "--links", "--evidence", "--at", "--strict", "--hook", "--format", "--dir", "--json"}},
+		{words: []string{"verify", "--"}, want: []string{"--staged", "--links", "--evidence", "--at", "--strict", "--verbose", "--hook", "--format", "--dir", "--json"}},
 		// Given flags are not offered again; --json before the command counts.
 		{words: []string{"--json", "verify", "--staged", "--s"}, want: []string{"--strict"}},
 		{words: []string{"verify", "--format", ""}, want: []string{"text", "json", "github", "sarif"}},
