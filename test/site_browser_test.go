@@ -221,7 +221,11 @@ func artifactDir(t *testing.T) string {
 func exportSite(tb testing.TB, tree, out string) {
 	tb.Helper()
 	var stdout, stderr strings.Builder
-	if code := cli.Main([]string{"export", "site", tree, "-o", out}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+	wd, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if code := cli.Main(cli.Process{Dir: wd, Env: os.Environ(), Stdout: &stdout, Stderr: &stderr}, []string{"export", "site", tree, "-o", out}); code != 0 {
 		tb.Fatalf("export site: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 }

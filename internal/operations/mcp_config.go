@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -34,11 +33,11 @@ func MCPConfig(ctx context.Context, env Env, host string, write bool, httpURL st
 	if err != nil {
 		return nil, err
 	}
-	home, err := os.UserHomeDir()
+	home, err := env.Vars.HomeDir()
 	if err != nil && h.Format == "toml" {
 		return nil, contracts.Errorf(contracts.CodeIO, "cannot find the home directory for %s's configuration: %v", host, err)
 	}
-	res := &contracts.MCPConfigResult{SchemaVersion: contracts.CLIVersion, Host: h.Name, File: h.File(p.Root, home), Format: h.Format, Snippet: h.Snippet()}
+	res := &contracts.MCPConfigResult{SchemaVersion: contracts.CLIVersion, Host: h.Name, File: env.Abs(h.File(p.Root, home, env.Vars.Get)), Format: h.Format, Snippet: h.Snippet()}
 	if write {
 		res.Written = true
 		if res.Changed, err = h.Write(res.File); err != nil {
