@@ -14,7 +14,8 @@ package test
 // (paths to the programs), else from PATH. .ci/run installs both (pre-commit
 // from Debian, lefthook from the npm registry, pinned) and sets
 // GCT_REQUIRE_HOOK_CLIENTS=1: then a missing client fails the test instead
-// of skipping it.
+// of skipping it. With -short it is skipped: .ci/run runs it in a step of
+// its own.
 
 import (
 	"bytes"
@@ -44,6 +45,17 @@ const (
 	// rcFinding is the line the hook prints for rcBad at docs/ctx/topic.md.
 	rcFinding = "docs/ctx/topic.md:1: TREE_TITLE_MISSING document has no title"
 )
+
+// skipRealClientInShort skips a test of a real client (the hook clients,
+// the browser, the TypeScript MCP SDK) under -short: the README's test
+// command stays within its budget on a loaded laptop, and .ci/run runs
+// these in a step of their own, where a missing client fails them.
+func skipRealClientInShort(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("a real client: skipped with -short (.ci/run runs it in its own step)")
+	}
+}
 
 // hookClient finds a client program: $envVar, else name on PATH. Without
 // one the test is skipped, or fails when GCT_REQUIRE_HOOK_CLIENTS=1.
@@ -297,6 +309,7 @@ func commitThroughClient(t *testing.T, e *clientEnv, repo string, passed *regexp
 }
 
 func TestRealHookClients(t *testing.T) {
+	skipRealClientInShort(t)
 	product := buildProduct(t)
 	// The clients run side by side: each has its own HOME, repositories
 	// and caches.
@@ -373,9 +386,6 @@ func TestRealHookClients(t *testing.T) {
 
 	t.Run("pre-commit-hooks.yaml-golang", func(t *testing.T) {
 		t.Parallel()
-		if testing.Short() {
-			t.Skip("builds the product through pre-commit's golang language; skipped with -short")
-		}
 		pc := hookClient(t, "pre-commit", "GCT_PRE_COMMIT", "apt-get install -y pre-commit")
 		goBin, err := exec.LookPath("go")
 		if err != nil {
