@@ -38,6 +38,7 @@ func runTests(m *testing.M) int {
 		return 2
 	}
 	defer os.RemoveAll(bin)
+	defer theProduct.remove()
 	if err := installPrograms(bin); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2

@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -196,17 +197,48 @@ func writeFile(t *testing.T, name, content string) {
 	}
 }
 
-// buildProduct builds git-context-tree into a new directory and returns
-// the directory.
+// buildProduct is a directory holding git-context-tree, the product built
+// with go build (once per test run, shared: nothing may change it).
 func buildProduct(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "git-context-tree"), "./cmd/git-context-tree")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	dir, err := theProduct.get()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return dir
+}
+
+// theProduct is the product built once per test run: linking the binary
+// took seconds for each test that needs one.
+var theProduct builtProduct
+
+// builtProduct is a `go build -o` of the product in a directory of its
+// own, made on first use and removed after every test ran (runTests).
+type builtProduct struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func (b *builtProduct) get() (string, error) {
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "git-context-tree-test-product"); b.err != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(b.dir, "git-context-tree"), "./cmd/git-context-tree")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	return b.dir, b.err
+}
+
+// remove removes the build, once no test runs.
+func (b *builtProduct) remove() {
+	if b.dir != "" {
+		os.RemoveAll(b.dir)
+	}
 }
 
 // newTreeRepo makes a repository with a valid tree declared (the
