@@ -47,3 +47,16 @@ func TestGitRunsInItsOwnEnvironment(t *testing.T) {
 		t.Errorf("git along a PATH without it: %v", err)
 	}
 }
+
+// Every git process has its directory set: one without a directory of
+// its own runs from the root, not from the process's working directory.
+func TestGitCommandsHaveADirectory(t *testing.T) {
+	g := New(environ.Vars(os.Environ()))
+	cmd, err := g.command(context.Background(), Isolated, "", "version")
+	if err != nil || cmd.Dir != "/" {
+		t.Errorf("command without a directory: Dir %q, %v", cmd.Dir, err)
+	}
+	if out, err := runCmd(cmd, []string{"version"}); err != nil || !strings.HasPrefix(string(out), "git version ") {
+		t.Errorf("git version from the root: %q, %v", out, err)
+	}
+}

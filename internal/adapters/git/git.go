@@ -174,6 +174,11 @@ func (g *Git) commandWith(ctx context.Context, scope Scope, dir string, opts, ar
 	}
 	cmd := g.exec(ctx, append(slices.Clip(opts), args...))
 	cmd.Dir = dir
+	if dir == "" {
+		// A command that names its paths itself (init, version) runs from
+		// the root, never from the process's working directory.
+		cmd.Dir = "/"
+	}
 	cmd.Env = env
 	return cmd, nil
 }
