@@ -30,7 +30,7 @@ func needShell(t *testing.T, what, path string, err error) string {
 	if err == nil {
 		return path
 	}
-	if v, _ := testGetenv("GCT_REQUIRE_SHELLS"); v == "1" {
+	if os.Getenv("GCT_REQUIRE_SHELLS") == "1" {
 		t.Fatalf("%s is required (GCT_REQUIRE_SHELLS=1): %v", what, err)
 	}
 	t.Skipf("%s not available (%v): install Debian's bash-completion, zsh and fish, or set GCT_REQUIRE_SHELLS=1 to fail instead", what, err)
@@ -50,7 +50,7 @@ func lookShell(t *testing.T, name string) string {
 func completionProject(t *testing.T) (string, []string) {
 	t.Helper()
 	base := t.TempDir()
-	env := append(append([]string(nil), testEnviron...),
+	env := append(os.Environ(),
 		"HOME="+filepath.Join(base, "home"),
 		"XDG_CONFIG_HOME="+filepath.Join(base, "home", ".config"),
 		"XDG_DATA_HOME="+filepath.Join(base, "home", ".local", "share"),
@@ -119,7 +119,7 @@ if ((${#COMPREPLY[@]})); then printf '%s\n' "${COMPREPLY[@]}"; fi
 
 func TestCompletionBash(t *testing.T) {
 	bash := lookShell(t, "bash")
-	gitCompletion, _ := testGetenv("GCT_GIT_COMPLETION")
+	gitCompletion := os.Getenv("GCT_GIT_COMPLETION")
 	if gitCompletion == "" {
 		gitCompletion = gitBashCompletion
 	}

@@ -54,10 +54,8 @@ func TestCleanupWorkflow(t *testing.T) {
 		t.Fatalf("no step runs `git context-tree cleanup run … --publish`")
 	}
 	args := strings.Fields(strings.ReplaceAll(run, `"$TREE"`, wf.Env["TREE"]))[2:]
-	t.Chdir(t.TempDir())
-	t.Setenv("CONTEXT_TREE_HOME", t.TempDir())
 	var stdout, stderr bytes.Buffer
-	code := cli.Main(append([]string{"--json"}, args...), strings.NewReader(""), &stdout, &stderr)
+	code := cli.Main(scratchProcess(t, &stdout, &stderr), append([]string{"--json"}, args...))
 	if code == contracts.ExitUsage || code == contracts.ExitOK {
 		t.Errorf("%q: exit %d\n%s%s", args, code, stdout.String(), stderr.String())
 	}
@@ -107,10 +105,8 @@ func TestDriftWorkflow(t *testing.T) {
 	}
 	cmdline, _, _ := strings.Cut(drift, " ||")
 	args := strings.Fields(strings.ReplaceAll(cmdline, `"$base"`, "HEAD"))[2:]
-	t.Chdir(t.TempDir())
-	t.Setenv("CONTEXT_TREE_HOME", t.TempDir())
 	var stdout, stderr bytes.Buffer
-	if code := cli.Main(args, strings.NewReader(""), &stdout, &stderr); code == contracts.ExitUsage {
+	if code := cli.Main(scratchProcess(t, &stdout, &stderr), args); code == contracts.ExitUsage {
 		t.Errorf("%q: usage error\n%s", args, stderr.String())
 	}
 }
@@ -172,10 +168,8 @@ func TestCtxfileWorkflow(t *testing.T) {
 	if export == "" || !strings.Contains(commit, "git add .ctxfile/context.json .ctxfile/context.md") {
 		t.Fatalf("export %q, commit step %q", export, commit)
 	}
-	t.Chdir(t.TempDir())
-	t.Setenv("CONTEXT_TREE_HOME", t.TempDir())
 	var stdout, stderr bytes.Buffer
-	if code := cli.Main(strings.Fields(export)[2:], strings.NewReader(""), &stdout, &stderr); code == contracts.ExitUsage {
+	if code := cli.Main(scratchProcess(t, &stdout, &stderr), strings.Fields(export)[2:]); code == contracts.ExitUsage {
 		t.Errorf("%q: usage error\n%s", export, stderr.String())
 	}
 }

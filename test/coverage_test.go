@@ -61,7 +61,7 @@ func TestEveryFindingCodeHasAScenario(t *testing.T) {
 // top-level help lists: exit 0, usage on stdout, nothing on stderr.
 func TestEveryCommandHasHelp(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := cli.Main([]string{"-h"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+	if code := cli.Main(scratchProcess(t, &stdout, &stderr), []string{"-h"}); code != 0 {
 		t.Fatalf("-h: exit %d; stderr:\n%s", code, stderr.String())
 	}
 	names := helpCommands(stdout.String())
@@ -73,7 +73,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 		stdout.Reset()
 		stderr.Reset()
 		args := append(strings.Fields(name), "-h")
-		code := cli.Main(args, strings.NewReader(""), &stdout, &stderr)
+		code := cli.Main(scratchProcess(t, &stdout, &stderr), args)
 		if code != 0 || stderr.Len() > 0 || !strings.HasPrefix(stdout.String(), "Usage: git context-tree "+name) {
 			t.Errorf("%s -h: exit %d\nstdout:\n%s\nstderr:\n%s", name, code, stdout.String(), stderr.String())
 		}

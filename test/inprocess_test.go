@@ -9,23 +9,15 @@ package test
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"reflect"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/rogpeppe/go-internal/testscript"
-)
 
-// inProcess serialises in-process runs. The product takes its working
-// directory and environment from the process (os.Getwd, os.Getenv, and
-// os.Environ for git and agents), so a run owns both while it lasts.
-// testscript gives every exec its directory and environment explicitly;
-// the variables it copies from the process when a script starts are set
-// again from testEnviron (setup), and scripts are found by absolute path.
-var inProcess sync.Mutex
+	"github.com/git-context-tree/git-context-tree/internal/cli"
+)
 
 // cmdProduct: `git-context-tree <args>` runs the product in-process and
 // expects exit 0; `! git-context-tree <args>` expects a non-zero exit.
@@ -63,22 +55,17 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // runInProcess runs the product with the script's directory and
-// environment; its output becomes the script's stdout and stderr. A --json
-// run that breaks its contract fails the script.
+// environment (cli.Process: the product reads neither from the process, so
+// scripts run in parallel); its output becomes the script's stdout and
+// stderr. A --json run that breaks its contract fails the script.
 func runInProcess(ts *testscript.TestScript, args []string) int {
 	if scriptField(ts, "stdin") != "" {
 		ts.Fatalf("git-context-tree runs in-process without stdin: use exec git-context-tree after stdin")
 	}
-	env := append(scriptEnv(ts), "PWD="+ts.MkAbs("."))
+	dir := ts.MkAbs(".")
 	var stdout, stderr bytes.Buffer
+	proc := cli.Process{Dir: dir, Env: append(scriptEnv(ts), "PWD="+dir), Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}
 	code, err := func() (code int, err error) {
-		inProcess.Lock()
-		defer inProcess.Unlock()
-		restore, err := enter(ts.MkAbs("."), env)
-		if err != nil {
-			return -1, err
-		}
-		defer restore()
 		// A panic fails this script, as a crashed process would, not the
 		// whole test binary.
 		defer func() {
@@ -86,7 +73,7 @@ func runInProcess(ts *testscript.TestScript, args []string) int {
 				code, err = 2, fmt.Errorf("panic: %v\n%s", r, debug.Stack())
 			}
 		}()
-		code, err = runProduct(args, strings.NewReader(""), &stdout, &stderr)
+		code, err = runProduct(proc, args)
 		if err != nil {
 			err = fmt.Errorf("--json output: %w", err)
 		}
@@ -101,37 +88,6 @@ func runInProcess(ts *testscript.TestScript, args []string) int {
 		ts.Fatalf("git-context-tree %s (exit %d): %v", strings.Join(args, " "), code, err)
 	}
 	return code
-}
-
-// enter makes dir the working directory and env the environment of the
-// process until restore is called, which brings back the test process's
-// own (testEnviron).
-func enter(dir string, env []string) (restore func(), err error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return nil, fmt.Errorf("in-process run: %w", err)
-	}
-	if err := os.Chdir(dir); err != nil {
-		return nil, fmt.Errorf("in-process run: %w", err)
-	}
-	setEnviron(env)
-	return func() {
-		setEnviron(testEnviron)
-		if err := os.Chdir(wd); err != nil {
-			panic(fmt.Sprintf("in-process run: cannot return to %s: %v", wd, err))
-		}
-	}, nil
-}
-
-// setEnviron replaces the process environment; later duplicates win, as
-// for exec.
-func setEnviron(env []string) {
-	os.Clearenv()
-	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
-			os.Setenv(k, v)
-		}
-	}
 }
 
 // scriptEnv is the environment testscript gives an exec: its own list,

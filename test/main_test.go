@@ -5,8 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/git-context-tree/git-context-tree/internal/cli"
 )
 
 // programs are the executables the scripts' PATH holds, each a copy of the
@@ -37,28 +38,23 @@ func runTests(m *testing.M) int {
 		return 2
 	}
 	defer os.RemoveAll(bin)
+	defer theProduct.remove()
 	if err := installPrograms(bin); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
+	// Before any test runs, and never again: in-process runs get their
+	// environment explicitly (cli.Process), so the process's is read only.
 	os.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
-	testEnviron = os.Environ()
 	return m.Run()
 }
 
-// testEnviron is the test process's own environment. In-process runs
-// replace the environment while they last (inprocess_test.go), so code
-// running beside them reads it here, not from the process.
-var testEnviron []string
-
-// testGetenv is os.Getenv of testEnviron.
-func testGetenv(name string) (string, bool) {
-	for i := len(testEnviron) - 1; i >= 0; i-- {
-		if k, v, _ := strings.Cut(testEnviron[i], "="); k == name {
-			return v, true
-		}
-	}
-	return "", false
+// scratchProcess is a cli.Process for a command run outside the scripts:
+// the test process's environment, in a directory of its own with a state
+// directory of its own.
+func scratchProcess(t *testing.T, stdout, stderr io.Writer) cli.Process {
+	env := append(os.Environ(), "CONTEXT_TREE_HOME="+t.TempDir())
+	return cli.Process{Dir: t.TempDir(), Env: env, Stdout: stdout, Stderr: stderr}
 }
 
 // installPrograms links (or copies) the test binary into bin under each

@@ -121,6 +121,7 @@ func TestMCPOverHTTP(t *testing.T) {
 }
 
 func TestMCPOverHTTPTypeScriptClient(t *testing.T) {
+	skipRealClientInShort(t)
 	modules := os.Getenv("GCT_MCP_NODE_MODULES")
 	node, _ := exec.LookPath("node")
 	if modules == "" || node == "" {

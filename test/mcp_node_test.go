@@ -5,7 +5,7 @@ package test
 // GCT_MCP_NODE_MODULES (a node_modules directory holding
 // @modelcontextprotocol/sdk, which .ci/run installs from the npm registry,
 // pinned); without it the test is skipped, or fails when
-// GCT_REQUIRE_MCP_CLIENT=1.
+// GCT_REQUIRE_MCP_CLIENT=1. With -short it is skipped.
 
 import (
 	"os"
@@ -15,6 +15,7 @@ import (
 )
 
 func TestMCPTypeScriptClient(t *testing.T) {
+	skipRealClientInShort(t)
 	modules := os.Getenv("GCT_MCP_NODE_MODULES")
 	node, _ := exec.LookPath("node")
 	if modules == "" || node == "" {

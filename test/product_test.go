@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -93,7 +92,8 @@ var jsonResultSchemas = map[string]string{
 // contract exits 99.
 func gitContextTree() {
 	args := os.Args[1:]
-	code, err := runProduct(args, os.Stdin, os.Stdout, os.Stderr)
+	wd, _ := os.Getwd()
+	code, err := runProduct(cli.Process{Dir: wd, Env: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "scripts_test: git-context-tree %s (exit %d): --json output: %v\n", strings.Join(args, " "), code, err)
 		os.Exit(99)
@@ -104,12 +104,14 @@ func gitContextTree() {
 // runProduct runs a command line as the installed binary does. With --json
 // (and no help flag) stdout must be exactly one JSON document matching the
 // command's schema, or the error envelope's: else the error says why.
-func runProduct(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+func runProduct(proc cli.Process, args []string) (int, error) {
 	if !hasArg(args, "--json") || hasArg(args, "-h") || hasArg(args, "--help") {
-		return cli.Main(args, stdin, stdout, stderr), nil
+		return cli.Main(proc, args), nil
 	}
+	stdout := proc.Stdout
 	var out bytes.Buffer
-	code := cli.Main(args, stdin, &out, stderr)
+	proc.Stdout = &out
+	code := cli.Main(proc, args)
 	if _, err := stdout.Write(out.Bytes()); err != nil {
 		return code, fmt.Errorf("write stdout: %w", err)
 	}

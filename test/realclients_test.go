@@ -14,7 +14,8 @@ package test
 // (paths to the programs), else from PATH. .ci/run installs both (pre-commit
 // from Debian, lefthook from the npm registry, pinned) and sets
 // GCT_REQUIRE_HOOK_CLIENTS=1: then a missing client fails the test instead
-// of skipping it.
+// of skipping it. With -short it is skipped: .ci/run runs it in a step of
+// its own.
 
 import (
 	"bytes"
@@ -26,6 +27,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -44,6 +46,17 @@ const (
 	// rcFinding is the line the hook prints for rcBad at docs/ctx/topic.md.
 	rcFinding = "docs/ctx/topic.md:1: TREE_TITLE_MISSING document has no title"
 )
+
+// skipRealClientInShort skips a test of a real client (the hook clients,
+// the browser, the TypeScript MCP SDK) under -short: the README's test
+// command stays within its budget on a loaded laptop, and .ci/run runs
+// these in a step of their own, where a missing client fails them.
+func skipRealClientInShort(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("a real client: skipped with -short (.ci/run runs it in its own step)")
+	}
+}
 
 // hookClient finds a client program: $envVar, else name on PATH. Without
 // one the test is skipped, or fails when GCT_REQUIRE_HOOK_CLIENTS=1.
@@ -184,17 +197,48 @@ func writeFile(t *testing.T, name, content string) {
 	}
 }
 
-// buildProduct builds git-context-tree into a new directory and returns
-// the directory.
+// buildProduct is a directory holding git-context-tree, the product built
+// with go build (once per test run, shared: nothing may change it).
 func buildProduct(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "git-context-tree"), "./cmd/git-context-tree")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	dir, err := theProduct.get()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return dir
+}
+
+// theProduct is the product built once per test run: linking the binary
+// took seconds for each test that needs one.
+var theProduct builtProduct
+
+// builtProduct is a `go build -o` of the product in a directory of its
+// own, made on first use and removed after every test ran (runTests).
+type builtProduct struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func (b *builtProduct) get() (string, error) {
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "git-context-tree-test-product"); b.err != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(b.dir, "git-context-tree"), "./cmd/git-context-tree")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	return b.dir, b.err
+}
+
+// remove removes the build, once no test runs.
+func (b *builtProduct) remove() {
+	if b.dir != "" {
+		os.RemoveAll(b.dir)
+	}
 }
 
 // newTreeRepo makes a repository with a valid tree declared (the
@@ -297,6 +341,7 @@ func commitThroughClient(t *testing.T, e *clientEnv, repo string, passed *regexp
 }
 
 func TestRealHookClients(t *testing.T) {
+	skipRealClientInShort(t)
 	product := buildProduct(t)
 	// The clients run side by side: each has its own HOME, repositories
 	// and caches.
@@ -421,9 +466,6 @@ func TestRealHookClients(t *testing.T) {
 
 	t.Run("pre-commit-hooks.yaml-golang", func(t *testing.T) {
 		t.Parallel()
-		if testing.Short() {
-			t.Skip("builds the product through pre-commit's golang language; skipped with -short")
-		}
 		pc := hookClient(t, "pre-commit", "GCT_PRE_COMMIT", "apt-get install -y pre-commit")
 		goBin, err := exec.LookPath("go")
 		if err != nil {

@@ -50,8 +50,6 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
-		// Absolute: in-process runs change the working directory while
-		// other scripts start (see inProcess).
 		Dir:                 filepath.Join(repoRoot, "test", "testdata"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
@@ -113,13 +111,6 @@ func setup(env *testscript.Env, repoRoot string) error {
 		{"GIT_ALLOW_PROTOCOL", "file"},
 	} {
 		env.Setenv(kv[0], kv[1])
-	}
-	// testscript copied these from the process, possibly while an
-	// in-process run of another script had replaced its environment.
-	for _, name := range []string{"PATH", "GOCOVERDIR", "GORACE"} {
-		if v, ok := testGetenv(name); ok {
-			env.Setenv(name, v)
-		}
 	}
 	return nil
 }

@@ -3,7 +3,7 @@ package test
 // The exported site in a real browser: Debian's chromium, headless, driven
 // over the DevTools protocol (chromedp). .ci/run installs it and sets
 // GCT_REQUIRE_BROWSER=1, which turns a missing browser into a failure;
-// elsewhere the tests skip without one. GCT_CHROMIUM names the binary
+// elsewhere the tests skip without one, and with -short always. GCT_CHROMIUM names the binary
 // (default: chromium on PATH).
 //
 // Screenshots of the root page, a leaf (also in the dark scheme), search
@@ -221,7 +221,11 @@ func artifactDir(t *testing.T) string {
 func exportSite(tb testing.TB, tree, out string) {
 	tb.Helper()
 	var stdout, stderr strings.Builder
-	if code := cli.Main([]string{"export", "site", tree, "-o", out}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+	wd, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if code := cli.Main(cli.Process{Dir: wd, Env: os.Environ(), Stdout: &stdout, Stderr: &stderr}, []string{"export", "site", tree, "-o", out}); code != 0 {
 		tb.Fatalf("export site: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 }
@@ -232,6 +236,7 @@ func fileURL(p string) string { return (&url.URL{Scheme: "file", Path: p}).Strin
 // navigation to a leaf, a soft link and a backlink, searches with the
 // keyboard and opens a result, and clicks a node of the map.
 func TestSiteInBrowser(t *testing.T) {
+	skipRealClientInShort(t)
 	b := newBrowser(t)
 	shots := artifactDir(t)
 	site := filepath.Join(t.TempDir(), "site")
@@ -342,6 +347,7 @@ func BenchmarkSiteSearchInBrowser(b *testing.B) {
 // web's is its alt text (no request leaves file://), and the page names
 // its clean Markdown copy as the alternate.
 func TestSiteImagesInBrowser(t *testing.T) {
+	skipRealClientInShort(t)
 	b := newBrowser(t)
 	root := filepath.Join(t.TempDir(), "tree")
 	writeFile(t, filepath.Join(root, "NODE.md"), "---\nschemaVersion: 1\ntitle: Pictures\n---\n\n![Diagram](img/diagram.svg)\n\n![Remote](https://example.com/remote.png)\n")

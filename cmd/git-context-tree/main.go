@@ -15,15 +15,18 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	wd, _ := os.Getwd() // "": cli.Main says it cannot be determined
+	os.Exit(run(cli.Process{Dir: wd, Env: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, os.Args[1:]))
 }
 
 // run is the command line with stdout buffered: a result of a thousand
 // lines is a few writes, not a thousand. Anything written to stderr first
 // flushes what stdout holds, so the two stay in order on a terminal.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(proc cli.Process, args []string) int {
+	stdout, stderr := proc.Stdout, proc.Stderr
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	code := cli.Main(args, stdin, buffered{out, stdout}, flushFirst{out, stderr})
+	proc.Stdout, proc.Stderr = buffered{out, stdout}, flushFirst{out, stderr}
+	code := cli.Main(proc, args)
 	if err := out.Flush(); err != nil && code == contracts.ExitOK {
 		fmt.Fprintf(stderr, "fatal: write output: %v\n", err)
 		return contracts.ExitFatal

@@ -7,12 +7,14 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/git-context-tree/git-context-tree/internal/cli"
 )
 
 // TestRunBuffersStdout: the whole result reaches stdout once run returns.
 func TestRunBuffersStdout(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"version"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+	if code := run(cli.Process{Dir: t.TempDir(), Stdout: &stdout, Stderr: &stderr}, []string{"version"}); code != 0 {
 		t.Fatalf("version: exit %d: %s", code, stderr.String())
 	}
 	if !strings.HasPrefix(stdout.String(), "git-context-tree version ") {

@@ -102,9 +102,9 @@ func (cmd *completeCmd) Run(c *Context) error {
 func completionSourcesFor(c *Context) completionSources {
 	src := completionSources{Schemas: contracts.SchemaNames}
 	src.Selectors = func(dir string) []string {
-		return operations.CompletionSelectors(c, operations.Env{Dir: dir, Git: git.New()})
+		return operations.CompletionSelectors(c, operations.Env{Dir: dir, Vars: c.Env.Vars, Git: git.New(c.Env.Vars)})
 	}
-	home, err := state.Locate()
+	home, err := state.Locate(c.Env.Vars, c.Env.Dir)
 	if err != nil {
 		return src
 	}

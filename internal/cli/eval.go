@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -121,9 +120,6 @@ recorded with each grade. --manual shows the same queue at the terminal
 func (cmd *evalGradeCmd) Run(c *Context) error {
 	req := evals.GradeRequest{Runs: cmd.Runs, ReviewerCommand: cmd.ReviewerCommand, Manual: cmd.Manual, Timeout: cmd.Timeout, In: c.Stdin, Out: c.Stderr,
 		Skipped: func(q, why string) { fmt.Fprintf(c.Stderr, "warning: %s left ungraded: %s\n", q, why) }}
-	if req.In == nil {
-		req.In = os.Stdin
-	}
 	res, err := evals.Grade(c, c.Env, req)
 	if err != nil {
 		return err

@@ -186,22 +186,24 @@ func TestAmbiguousTreeHintsParse(t *testing.T) {
 		t.Skip("no git")
 	}
 	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("CONTEXT_TREE_HOME", filepath.Join(dir, "state"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(dir, "gitconfig"))
-	t.Setenv("GIT_CEILING_DIRECTORIES", dir)
+	vars := append(os.Environ(), "HOME="+dir, "CONTEXT_TREE_HOME="+filepath.Join(dir, "state"),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(dir, "gitconfig"), "GIT_CEILING_DIRECTORIES="+dir)
 	if err := os.WriteFile(filepath.Join(dir, "gitconfig"), []byte("[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	proj := filepath.Join(dir, "proj")
-	if out, err := exec.Command("git", "init", "-q", proj).CombinedOutput(); err != nil {
+	git := func(args ...string) *exec.Cmd {
+		cmd := exec.Command("git", args...)
+		cmd.Env = vars
+		return cmd
+	}
+	if out, err := git("init", "-q", proj).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	t.Chdir(proj)
 	run := func(args ...string) (int, string) {
 		var stdout, stderr bytes.Buffer
-		code := Main(args, strings.NewReader(""), &stdout, &stderr)
+		code := Main(Process{Dir: proj, Env: vars, Stdout: &stdout, Stderr: &stderr}, args)
 		if code > 1 && stdout.Len() > 0 {
 			return code, stdout.String() // --json: the error object
 		}
@@ -212,10 +214,10 @@ func TestAmbiguousTreeHintsParse(t *testing.T) {
 			t.Fatalf("init %s: exit %d\n%s", name, code, out)
 		}
 	}
-	if out, err := exec.Command("git", "add", "-A").CombinedOutput(); err != nil {
+	if out, err := git("add", "-A").CombinedOutput(); err != nil {
 		t.Fatalf("git add: %v\n%s", err, out)
 	}
-	if out, err := exec.Command("git", "commit", "-q", "-m", "trees").CombinedOutput(); err != nil {
+	if out, err := git("commit", "-q", "-m", "trees").CombinedOutput(); err != nil {
 		t.Fatalf("git commit: %v\n%s", err, out)
 	}
 	commands := [][]string{

@@ -22,6 +22,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/environ"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/redact"
 )
@@ -83,8 +84,27 @@ changed), 128 fatal, 129 usage, 130 interrupted.
 --version prints the version; "completion bash|zsh|fish" prints shell
 completion.`
 
-// Main runs the command line and returns the process exit code.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// Process is what a command line runs in: the process's working directory
+// and environment (os.Getwd and os.Environ for the binary), its standard
+// streams. Main reads nothing else of the process, so commands may run side
+// by side in one (tests run the product in-process, in parallel). Dir ""
+// is a working directory that could not be determined; a nil Stdin reads
+// nothing.
+type Process struct {
+	Dir    string
+	Env    []string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// Main runs the command line args in proc and returns the process exit
+// code.
+func Main(proc Process, args []string) int {
+	stdin, stdout, stderr := proc.Stdin, proc.Stdout, proc.Stderr
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
 	// Nothing leaves the process unredacted: text is redacted per write,
 	// JSON per string literal (writeJSON).
 	rawOut, rawErr := stdout, stderr
@@ -124,7 +144,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := newContext(ctx, *globals, stdin, stdout, stderr, standalone(kctx))
+	c, err := newContext(ctx, proc, *globals, stdin, stdout, stderr, standalone(kctx))
 	c.statusErr = redact.Writer{W: rawErr}
 	if err == nil {
 		err = kctx.Run(c)
@@ -224,11 +244,14 @@ func standalone(kctx *kong.Context) bool {
 
 // newContext checks -C and, unless the command is standalone, reads the
 // environment every operation runs with.
-func newContext(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr io.Writer, standalone bool) (*Context, error) {
+func newContext(ctx context.Context, proc Process, g Globals, stdin io.Reader, stdout, stderr io.Writer, standalone bool) (*Context, error) {
 	c := &Context{Context: ctx, Globals: g, Stdin: stdin, Stdout: stdout, Stderr: stderr}
-	wd, err := os.Getwd()
-	if err != nil {
-		return c, contracts.Errorf(contracts.CodeIO, "cannot determine the working directory: %v", err)
+	wd := proc.Dir
+	switch {
+	case wd == "":
+		return c, contracts.Errorf(contracts.CodeIO, "cannot determine the working directory")
+	case !filepath.IsAbs(wd):
+		return c, contracts.Errorf(contracts.CodeIO, "cannot determine the working directory: %q is not an absolute path", wd)
 	}
 	dir := wd
 	if g.Dir != "" {
@@ -240,19 +263,20 @@ func newContext(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr 
 			return c, contracts.Errorf(contracts.CodeUsage, "cannot change to %s: not a directory", g.Dir)
 		}
 	}
-	c.Env.Dir = filepath.Clean(dir)
+	vars := environ.Vars(proc.Env)
+	c.Env.Dir, c.Env.Vars = filepath.Clean(dir), vars
 	if standalone {
 		return c, nil
 	}
-	wait, err := lockWait()
+	wait, err := lockWait(vars)
 	if err != nil {
 		return c, err
 	}
-	home, err := state.Locate()
+	home, err := state.Locate(vars, c.Env.Dir)
 	if err != nil {
 		return c, err
 	}
-	c.Env = operations.Env{Dir: c.Env.Dir, Git: git.New(), Home: home, LockWait: wait, LockWaiting: c.lockWaiting}
+	c.Env = operations.Env{Dir: c.Env.Dir, Vars: vars, Git: git.New(vars), Home: home, LockWait: wait, LockWaiting: c.lockWaiting}
 	return c, nil
 }
 
@@ -260,8 +284,8 @@ func newContext(ctx context.Context, g Globals, stdin io.Reader, stdout, stderr 
 // process (a Go duration; 0 fails at once).
 const lockWaitVar = "CONTEXT_TREE_LOCK_WAIT"
 
-func lockWait() (time.Duration, error) {
-	v := os.Getenv(lockWaitVar)
+func lockWait(env environ.Vars) (time.Duration, error) {
+	v := env.Get(lockWaitVar)
 	if v == "" {
 		return 10 * time.Second, nil
 	}

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -15,11 +18,12 @@ import (
 // machine state must not break them, while commands that use those
 // settings still reject a bad value.
 func TestSelfContainedCommandsIgnoreLockWait(t *testing.T) {
-	t.Setenv(lockWaitVar, "soon")
-	t.Chdir(t.TempDir())
+	proc := func(stdout, stderr *bytes.Buffer) Process {
+		return Process{Dir: t.TempDir(), Env: []string{lockWaitVar + "=soon"}, Stdout: stdout, Stderr: stderr}
+	}
 	for _, args := range [][]string{{"version"}, {"--json", "version"}, {"schema"}, {"schema", "config"}} {
 		var stdout, stderr bytes.Buffer
-		if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != contracts.ExitOK {
+		if code := Main(proc(&stdout, &stderr), args); code != contracts.ExitOK {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr.String())
 		}
 		if stdout.Len() == 0 {
@@ -27,7 +31,7 @@ func TestSelfContainedCommandsIgnoreLockWait(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := Main([]string{"list"}, strings.NewReader(""), &stdout, &stderr); code != contracts.ExitUsage || !strings.Contains(stderr.String(), lockWaitVar) {
+	if code := Main(proc(&stdout, &stderr), []string{"list"}); code != contracts.ExitUsage || !strings.Contains(stderr.String(), lockWaitVar) {
 		t.Errorf("list with a bad %s: exit %d, stderr %q", lockWaitVar, code, stderr.String())
 	}
 }
@@ -55,9 +59,8 @@ func (w *lockReleaser) Write(p []byte) (int, error) {
 // once the holder releases it, the command goes on.
 func TestConfigLockWaitIsTold(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv("HOME", dir)
-	t.Setenv("CONTEXT_TREE_HOME", filepath.Join(dir, "state"))
-	t.Setenv(lockWaitVar, "2m") // far longer than the notice takes; without it, LOCK_HELD
+	// A wait far longer than the notice takes; without it, LOCK_HELD.
+	vars := append(os.Environ(), "HOME="+dir, "CONTEXT_TREE_HOME="+filepath.Join(dir, "state"), lockWaitVar+"=2m")
 	proj := filepath.Join(dir, "proj")
 	if err := os.MkdirAll(filepath.Join(proj, "notes"), 0o755); err != nil {
 		t.Fatal(err)
@@ -77,7 +80,7 @@ func TestConfigLockWaitIsTold(t *testing.T) {
 		}
 		var stdout bytes.Buffer
 		stderr := &lockReleaser{t: t, lock: lockFile}
-		if code := Main(args, strings.NewReader(""), &stdout, stderr); code != contracts.ExitOK {
+		if code := Main(Process{Dir: dir, Env: vars, Stdout: &stdout, Stderr: stderr}, args); code != contracts.ExitOK {
 			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr.buf.String())
 		}
 		want := fmt.Sprintf("waiting for %s, held by process %d (someone else); giving up after 2m0s (%s sets how long)\n", lockFile, os.Getpid(), lockWaitVar)
@@ -93,10 +96,9 @@ func TestConfigLockWaitIsTold(t *testing.T) {
 // sync waiting for another process's work on a repository says so too.
 func TestRepositoryLockWaitIsTold(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv("HOME", dir)
 	home := filepath.Join(dir, "state")
-	t.Setenv("CONTEXT_TREE_HOME", home)
-	t.Setenv(lockWaitVar, "2m") // far longer than the notice takes; without it, LOCK_HELD
+	// A wait far longer than the notice takes; without it, LOCK_HELD.
+	vars := append(os.Environ(), "HOME="+dir, "CONTEXT_TREE_HOME="+home, lockWaitVar+"=2m")
 	proj := filepath.Join(dir, "proj")
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
@@ -116,7 +118,7 @@ func TestRepositoryLockWaitIsTold(t *testing.T) {
 	stderr := &lockReleaser{t: t, lock: lockFile}
 	// Never synced: once the lock is released, the offline sync fails
 	// CACHE_MISSING (exit 1), not LOCK_HELD (exit 3).
-	if code := Main([]string{"-C", proj, "--json", "sync", "--offline"}, strings.NewReader(""), &stdout, stderr); code != contracts.ExitFailed {
+	if code := Main(Process{Dir: dir, Env: vars, Stdout: &stdout, Stderr: stderr}, []string{"-C", proj, "--json", "sync", "--offline"}); code != contracts.ExitFailed {
 		t.Fatalf("exit %d, stdout %s, stderr %q", code, stdout.String(), stderr.buf.String())
 	}
 	want := fmt.Sprintf("waiting for %s, held by process %d (someone else); ", lockFile, os.Getpid())
@@ -125,5 +127,43 @@ func TestRepositoryLockWaitIsTold(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "CACHE_MISSING") || strings.Contains(stdout.String(), "waiting") {
 		t.Errorf("stdout %s", stdout.String())
+	}
+}
+
+// Main reads the working directory and the environment it is given, not
+// the process's: two commands in one process, each in its own directory
+// with its own state directory, at the same time.
+func TestMainRunsInTheGivenProcess(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "CONTEXT_TREE_") || strings.HasPrefix(kv, "HOME=")
+	})
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			dir, home := t.TempDir(), t.TempDir()
+			proc := Process{Dir: dir, Env: append(slices.Clip(env), "HOME="+home, "CONTEXT_TREE_HOME=state", "CONTEXT_TREE_LOCK_WAIT=0"), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
+			if code := Main(proc, []string{"init", "--json"}); code != contracts.ExitOK {
+				t.Errorf("%d: init: exit %d: %s", i, code, proc.Stderr)
+				return
+			}
+			if _, err := os.Stat(filepath.Join(dir, "NODE.md")); err != nil {
+				t.Errorf("%d: init did not write in its directory: %v", i, err)
+			}
+			out := new(bytes.Buffer)
+			proc.Stdout = out
+			if code := Main(proc, []string{"doctor", "--json"}); code > contracts.ExitFailed {
+				t.Errorf("%d: doctor: exit %d: %s", i, code, proc.Stderr)
+			}
+			if want := filepath.Join(dir, "state"); !strings.Contains(out.String(), want) {
+				t.Errorf("%d: doctor does not name the state directory %s (relative to its directory):\n%s", i, want, out)
+			}
+		})
+	}
+	wg.Wait()
+	if _, err := os.Stat("NODE.md"); err == nil {
+		t.Error("a command wrote into the process's working directory")
 	}
 }

@@ -29,7 +29,7 @@ func (cmd *manCmd) Run(c *Context) error {
 		return c.emit(res, func() { fmt.Fprint(c.Stdout, res.Page) })
 	}
 	exe, _ := os.Executable()
-	res, err := operations.ManInstall(cmd.Dir, exe, os.Getenv)
+	res, err := operations.ManInstall(c.Env.Dir, cmd.Dir, exe, c.Env.Vars.Get)
 	if err != nil {
 		return err
 	}

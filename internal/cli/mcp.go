@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/mcp"
@@ -42,12 +41,8 @@ func (cmd *mcpServeCmd) Run(c *Context) error {
 	if cmd.HTTP != "" {
 		return cmd.serveHTTP(c)
 	}
-	in := c.Stdin
-	if in == nil {
-		in = os.Stdin
-	}
 	out := flushingWriter{redact.Raw(c.Stdout)} // tool results are redacted per string
-	return mcp.Serve(c, c.Env, BuildVersion().Version, in, out)
+	return mcp.Serve(c, c.Env, BuildVersion().Version, c.Stdin, out)
 }
 
 func (cmd *mcpServeCmd) serveHTTP(c *Context) error {

@@ -73,7 +73,7 @@ func TestScheduleRecordRedacted(t *testing.T) {
 // Usage errors echo arguments; they pass the redactor too.
 func TestUsageErrorRedacted(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	Main([]string{"--json", "cleanup", "schedule", "x", "--agent-comand", "agent --token hunter2hunter2"}, strings.NewReader(""), &stdout, &stderr)
+	Main(Process{Dir: t.TempDir(), Stdout: &stdout, Stderr: &stderr}, []string{"--json", "cleanup", "schedule", "x", "--agent-comand", "agent --token hunter2hunter2"})
 	if out := stdout.String() + stderr.String(); strings.Contains(out, "hunter2hunter2") {
 		t.Errorf("usage error shows the token:\n%s", out)
 	}

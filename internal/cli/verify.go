@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -83,7 +82,7 @@ func (cmd *verifyCmd) runStaged(c *Context) error {
 	// The installed hook takes no flags: GIT_CONTEXT_TREE_VERBOSE=1 (only
 	// 1, like GIT_CONTEXT_TREE_SKIP: no value can make the hook refuse a
 	// commit) turns the summary on there.
-	verbose := cmd.Verbose || os.Getenv(verboseVar) == "1"
+	verbose := cmd.Verbose || c.Env.Vars.Get(verboseVar) == "1"
 	judges, why, err := hooks.Judges(c, c.Env, cmd.Hook)
 	if err != nil {
 		return err

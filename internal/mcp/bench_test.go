@@ -43,11 +43,11 @@ func benchSession(b *testing.B) *sdk.ClientSession {
 			b.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	home, err := state.Locate()
+	home, err := state.Locate(os.Environ(), "")
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := New(operations.Env{Dir: project, Git: git.New(), Home: home}, "bench")
+	srv, err := New(operations.Env{Dir: project, Vars: os.Environ(), Git: git.New(os.Environ()), Home: home}, "bench")
 	if err != nil {
 		b.Fatal(err)
 	}

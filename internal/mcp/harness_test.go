@@ -78,11 +78,11 @@ func newFixture(t *testing.T) *fixture {
 		"NODE.md":        "---\nschemaVersion: 1\ntitle: Handbook\n---\nCompany handbook.\n",
 		"travel/NODE.md": doc("Travel", "Book trains, not planes; canary islands excepted.\n"),
 	})
-	home, err := state.Locate()
+	home, err := state.Locate(os.Environ(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.env = operations.Env{Dir: f.project, Git: git.New(), Home: home}
+	f.env = operations.Env{Dir: f.project, Vars: os.Environ(), Git: git.New(os.Environ()), Home: home}
 	res, err := operations.Sync(context.Background(), f.env, []string{"handbook"}, false)
 	if err != nil || len(res.Connections) != 1 || !res.Connections[0].OK {
 		t.Fatalf("sync: %+v %v", res, err)

@@ -36,7 +36,7 @@ func TestCompletionSelectors(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(project, ".context-tree.json"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := Env{Dir: filepath.Join(project, "guides"), Git: git.New()}
+	env := Env{Dir: filepath.Join(project, "guides"), Vars: os.Environ(), Git: git.New(os.Environ())}
 	got := CompletionSelectors(context.Background(), env)
 	want := []string{filepath.Join(real, "docs/handbook"), filepath.Join(real, "old/handbook"), "guides", "platform", "platform/teams/core"}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -16,13 +16,18 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
+	"github.com/git-context-tree/git-context-tree/internal/environ"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
 
 // Env is what every operation runs with: the directory the command runs in
-// (the process's working directory, or -C) and host git.
+// (the process's working directory, or -C), its environment variables and
+// host git.
 type Env struct {
-	Dir  string
+	Dir string
+	// Vars is the command's environment (cli.Main's, never the
+	// process's): what operations read of it, and Git's (git.New(Vars)).
+	Vars environ.Vars
 	Git  *git.Git
 	Home *state.Home
 	// LockWait is how long to wait for a lock held by a live process

@@ -3,13 +3,13 @@ package operations
 import (
 	"context"
 	"errors"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/environ"
 	"github.com/git-context-tree/git-context-tree/internal/operations/session/record"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
 )
@@ -36,7 +36,7 @@ const DefaultPruneGrace = 10 * time.Minute
 // the newest of each branch and those open sessions work from stay, and
 // `git gc --auto` compacts each cache.
 func GC(ctx context.Context, env Env) (*contracts.GCResult, error) {
-	settings, err := readPruneSettings()
+	settings, err := readPruneSettings(env.Vars)
 	if err != nil {
 		return nil, err
 	}
@@ -160,20 +160,20 @@ type pruneSettings struct {
 	grace     time.Duration
 }
 
-func readPruneSettings() (pruneSettings, error) {
+func readPruneSettings(vars environ.Vars) (pruneSettings, error) {
 	var s pruneSettings
 	var err error
-	if s.autoLimit, s.auto, err = autoPruneLimit(); err != nil {
+	if s.autoLimit, s.auto, err = autoPruneLimit(vars); err != nil {
 		return s, err
 	}
-	s.grace, err = pruneGrace()
+	s.grace, err = pruneGrace(vars)
 	return s, err
 }
 
 // autoPruneLimit reads CONTEXT_TREE_AUTO_PRUNE: on, and how many old
 // snapshots a repository may keep before sync prunes it.
-func autoPruneLimit() (limit int, on bool, err error) {
-	v := os.Getenv(AutoPruneVar)
+func autoPruneLimit(vars environ.Vars) (limit int, on bool, err error) {
+	v := vars.Get(AutoPruneVar)
 	if v == "" || v == "off" {
 		return 0, false, nil
 	}
@@ -185,8 +185,8 @@ func autoPruneLimit() (limit int, on bool, err error) {
 }
 
 // pruneGrace reads CONTEXT_TREE_PRUNE_GRACE.
-func pruneGrace() (time.Duration, error) {
-	v := os.Getenv(PruneGraceVar)
+func pruneGrace(vars environ.Vars) (time.Duration, error) {
+	v := vars.Get(PruneGraceVar)
 	if v == "" {
 		return DefaultPruneGrace, nil
 	}

@@ -29,7 +29,7 @@ func syncedTen(b *testing.B, old int) Env {
 	if err := os.WriteFile(filepath.Join(project, contracts.ConfigFile), sources.MarshalConfig(cfg), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	env := Env{Dir: project, Git: git.New(), Home: &state.Home{Root: filepath.Join(b.TempDir(), "state")}, LockWait: time.Second}
+	env := Env{Dir: project, Vars: os.Environ(), Git: git.New(os.Environ()), Home: &state.Home{Root: filepath.Join(b.TempDir(), "state")}, LockWait: time.Second}
 	for n := range old + 1 {
 		if n > 0 {
 			for i := range 10 {

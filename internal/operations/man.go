@@ -19,27 +19,27 @@ func ManPage() *contracts.ManResult {
 // ManInstall writes the man page into root/man1 (root "" picks the
 // default, DefaultManRoot) so that `git context-tree --help`, for which
 // git runs `man git-context-tree`, finds it. Reinstalling the same page
-// changes nothing. getenv reads MANPATH, PATH, XDG_DATA_HOME and HOME.
-func ManInstall(root, exe string, getenv func(string) string) (*contracts.ManResult, error) {
+// changes nothing. A relative root is relative to dir, the command's
+// directory. getenv reads MANPATH, PATH, XDG_DATA_HOME and HOME.
+func ManInstall(dir, root, exe string, getenv func(string) string) (*contracts.ManResult, error) {
 	if root == "" {
 		root = DefaultManRoot(exe, getenv)
 	}
 	if root == "" {
 		return nil, contracts.Errorf(contracts.CodeUsage, "cannot tell where to install the man page (no HOME); pass --man-dir <dir>")
 	}
-	root, err := filepath.Abs(root)
-	if err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot resolve %s: %v", root, err)
+	if !filepath.IsAbs(root) {
+		root = filepath.Join(dir, root)
 	}
 	root = filepath.Clean(strings.TrimSuffix(filepath.Clean(root), string(filepath.Separator)+"man1"))
-	dir := filepath.Join(root, "man1")
-	page := filepath.Join(dir, man.Name)
+	man1 := filepath.Join(root, "man1")
+	page := filepath.Join(man1, man.Name)
 	res := &contracts.ManResult{SchemaVersion: contracts.CLIVersion, Action: contracts.ManInstalled, Path: page}
 	if old, err := os.ReadFile(page); err == nil && bytes.Equal(old, man.Page) {
 		res.Action = contracts.ManUnchanged
 	} else {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", dir, err)
+		if err := os.MkdirAll(man1, 0o755); err != nil {
+			return nil, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", man1, err)
 		}
 		if err := atomicfile.Write(page, man.Page, 0o644); err != nil {
 			return nil, contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", page, err)

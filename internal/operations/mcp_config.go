@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -37,13 +36,13 @@ func MCPConfig(ctx context.Context, env Env, host string, write bool, httpURL st
 	if err != nil {
 		return nil, err
 	}
-	home, err := os.UserHomeDir()
+	home, err := env.Vars.HomeDir()
 	if err != nil && h.Format == "toml" {
 		return nil, contracts.Errorf(contracts.CodeIO, "cannot find the home directory for %s's configuration: %v", host, err)
 	}
-	res := &contracts.MCPConfigResult{SchemaVersion: contracts.CLIVersion, Host: h.Name, File: h.File(p.Root, home), Format: h.Format, Snippet: h.Snippet()}
+	res := &contracts.MCPConfigResult{SchemaVersion: contracts.CLIVersion, Host: h.Name, File: env.Abs(h.File(p.Root, home, env.Vars.Get)), Format: h.Format, Snippet: h.Snippet()}
 	if httpURL == "" {
-		if w := hostPathWarning(); w != "" {
+		if w := hostPathWarning(env); w != "" {
 			res.Warnings = append(res.Warnings, w)
 		}
 	}
@@ -81,8 +80,8 @@ var GUIPath = []string{"/usr/local/bin", "/usr/bin", "/bin", "/opt/homebrew/bin"
 // GUIPath. The entry stays portable (the project's file is shared, an
 // absolute path would be one person's); the warning names the fix, as
 // doctor does for hooks.
-func hostPathWarning() string {
-	found, err := exec.LookPath("git-context-tree")
+func hostPathWarning(env Env) string {
+	found, err := env.Vars.LookPath("git-context-tree", env.Dir)
 	if err != nil {
 		return "git-context-tree is not on PATH, so the host cannot start `git context-tree mcp`: install it (" + buildinfo.InstallCommand + ") and put its directory on PATH"
 	}
@@ -91,7 +90,7 @@ func hostPathWarning() string {
 			return ""
 		}
 	}
-	exe, _ := filepath.Abs(found)
+	exe := env.Abs(found)
 	return "the entry runs `git context-tree mcp`, so the host must find git-context-tree on its PATH; a host started outside a shell (from the desktop or a dock) often gets only " +
 		strings.Join(GUIPath, ":") + ", where it is not (it is " + exe + "): run sudo ln -s '" + exe + "' /usr/local/bin/git-context-tree, or start the host from a shell"
 }

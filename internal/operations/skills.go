@@ -2,7 +2,6 @@ package operations
 
 import (
 	"context"
-	"os"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/skills"
@@ -30,8 +29,8 @@ func skillLocations(env Env, req SkillsRequest) (*skills.Bundle, []skills.Locati
 		locs, err := skills.Project(env.Abs(req.Project), req.Hosts)
 		return b, locs, skipped, err
 	}
-	home, _ := os.UserHomeDir()
-	locs, skips, err := skills.Global(skills.Environment{Home: home, Getenv: os.Getenv}, req.Hosts)
+	home, _ := env.Vars.HomeDir()
+	locs, skips, err := skills.Global(skills.Environment{Home: home, Getenv: env.Vars.Get, Dir: env.Dir}, req.Hosts)
 	for _, s := range skips {
 		skipped = append(skipped, contracts.SkippedHost{Host: s.Host, Reason: s.Reason})
 	}

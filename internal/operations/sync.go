@@ -28,7 +28,7 @@ func SyncPruned(ctx context.Context, env Env, selectors []string, offline bool) 
 }
 
 func syncSources(ctx context.Context, env Env, selectors []string, offline, prune bool) (*contracts.SyncResult, error) {
-	settings, err := readPruneSettings()
+	settings, err := readPruneSettings(env.Vars)
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func BenchmarkSyncOffline10(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(project, contracts.ConfigFile), sources.MarshalConfig(cfg), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	env := Env{Dir: project, Git: git.New(), Home: &state.Home{Root: filepath.Join(b.TempDir(), "state")}, LockWait: time.Second}
+	env := Env{Dir: project, Vars: os.Environ(), Git: git.New(os.Environ()), Home: &state.Home{Root: filepath.Join(b.TempDir(), "state")}, LockWait: time.Second}
 	ctx := context.Background()
 	if res, err := Sync(ctx, env, nil, false); err != nil || !allOK(res) {
 		b.Fatalf("first sync: %+v %v", res, err)

@@ -58,7 +58,7 @@ func BenchmarkSyncAtScale(b *testing.B) {
 		b.Fatal(err)
 	}
 	home := filepath.Join(scratch, "state")
-	env := Env{Dir: project, Git: git.New(), Home: &state.Home{Root: home}, LockWait: time.Second}
+	env := Env{Dir: project, Vars: os.Environ(), Git: git.New(os.Environ()), Home: &state.Home{Root: home}, LockWait: time.Second}
 	ctx := context.Background()
 
 	b.ResetTimer()

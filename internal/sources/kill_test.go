@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 // runSyncHelper syncs "<state-dir>|<repo>|<branch>" and exits.
 func runSyncHelper(spec string) int {
 	parts := strings.Split(spec, "|")
-	m := &Managed{Home: &state.Home{Root: parts[0]}, Git: git.New(), LockWait: 10 * time.Second}
+	m := &Managed{Home: &state.Home{Root: parts[0]}, Git: git.New(os.Environ()), LockWait: 10 * time.Second}
 	if _, err := m.Sync(context.Background(), gitConn(parts[1], parts[2], "."), false); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -18,7 +18,7 @@ import (
 const validRoot = "---\nschemaVersion: 1\ntitle: T\n---\n\nBody.\n"
 
 func newManaged(t *testing.T) *Managed {
-	return &Managed{Home: &state.Home{Root: filepath.Join(t.TempDir(), "state")}, Git: git.New(), LockWait: time.Second}
+	return &Managed{Home: &state.Home{Root: filepath.Join(t.TempDir(), "state")}, Git: git.New(os.Environ()), LockWait: time.Second}
 }
 
 func gitConn(repo, branch, subtree string) Connection {

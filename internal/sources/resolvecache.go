@@ -2,7 +2,6 @@ package sources
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/watch"
+	"github.com/git-context-tree/git-context-tree/internal/environ"
 )
 
 // ResolveCache keeps what ResolveDirectory learnt from git about a
@@ -140,13 +140,13 @@ func watchedDirs(ctx context.Context, g *git.Git, r *DirectoryResolution) ([]wat
 		dirs = append(dirs, watch.Dir{Path: d, GitDir: true})
 	}
 	dirs = append(dirs, watch.Dir{Path: filepath.Join(common, "refs"), Deep: true, GitDir: true})
-	for _, d := range userGitDirs() {
+	for _, d := range userGitDirs(g.Env) {
 		dirs = append(dirs, watch.Dir{Path: d})
 	}
 	// A core.excludesFile of the user's own says which files are ignored.
 	if f, ok, err := g.UserConfig(ctx, r.ContentRoot, "core.excludesFile"); err == nil && ok && f != "" {
 		if rest, found := strings.CutPrefix(f, "~/"); found {
-			home, _ := os.UserHomeDir()
+			home, _ := g.Env.HomeDir()
 			f = filepath.Join(home, rest)
 		}
 		if filepath.IsAbs(f) {
@@ -158,23 +158,23 @@ func watchedDirs(ctx context.Context, g *git.Git, r *DirectoryResolution) ([]wat
 
 // userGitDirs are the directories of git's global and system
 // configuration and of the default global ignore file: a change there can
-// change what git status reports.
-func userGitDirs() []string {
+// change what git status reports. env is git's environment.
+func userGitDirs(env environ.Vars) []string {
 	var dirs []string
-	home, _ := os.UserHomeDir()
-	if f := os.Getenv("GIT_CONFIG_GLOBAL"); f != "" {
+	home, _ := env.HomeDir()
+	if f := env.Get("GIT_CONFIG_GLOBAL"); f != "" {
 		dirs = append(dirs, filepath.Dir(f))
 	} else if home != "" {
 		dirs = append(dirs, home)
 	}
-	xdg := os.Getenv("XDG_CONFIG_HOME")
+	xdg := env.Get("XDG_CONFIG_HOME")
 	if xdg == "" && home != "" {
 		xdg = filepath.Join(home, ".config")
 	}
 	if xdg != "" {
 		dirs = append(dirs, filepath.Join(xdg, "git"))
 	}
-	if f := os.Getenv("GIT_CONFIG_SYSTEM"); f != "" {
+	if f := env.Get("GIT_CONFIG_SYSTEM"); f != "" {
 		dirs = append(dirs, filepath.Dir(f))
 	} else {
 		dirs = append(dirs, "/etc")

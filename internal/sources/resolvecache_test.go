@@ -24,7 +24,7 @@ func TestResolveCacheFollowsEveryChangeGitWouldSee(t *testing.T) {
 	}
 	ctx := context.Background()
 	gh := fakegithub.New(t)
-	g := git.New()
+	g := git.New(os.Environ())
 	repo := t.TempDir()
 	repo, _ = filepath.EvalSymlinks(repo)
 	docs := filepath.Join(repo, "docs", "ctx")

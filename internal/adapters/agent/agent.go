@@ -8,14 +8,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/environ"
 )
 
 // builtins are the agents' non-interactive command lines; each reads the
@@ -34,9 +33,10 @@ var builtins = map[string][]string{
 func Names() []string { return []string{"claude", "codex", "pi"} }
 
 // CommandLine returns the agent's command line with its executable
-// resolved to an absolute path: a built-in agent by name, or command (split
-// on spaces, no shell; use a wrapper script for anything more).
-func CommandLine(name, command string) ([]string, error) {
+// resolved to an absolute path (along env's PATH, or from dir, the
+// command's directory): a built-in agent by name, or command (split on
+// spaces, no shell; use a wrapper script for anything more).
+func CommandLine(name, command string, env environ.Vars, dir string) ([]string, error) {
 	var args []string
 	if command != "" {
 		args = strings.Fields(command)
@@ -48,10 +48,7 @@ func CommandLine(name, command string) ([]string, error) {
 	if len(args) == 0 {
 		return nil, contracts.Errorf(contracts.CodeUsage, "--agent-command is empty")
 	}
-	exe, err := exec.LookPath(args[0])
-	if err == nil {
-		exe, err = filepath.Abs(exe)
-	}
+	exe, err := env.LookPath(args[0], dir)
 	if err != nil {
 		return nil, contracts.Errorf(contracts.CodeAgentNotFound, "cannot find the agent executable %q: %v", args[0], err).
 			WithDetails(map[string]any{"agent": args[0]})
@@ -139,11 +136,12 @@ func Run(ctx context.Context, req Request) Result {
 	return res
 }
 
-// Environment is the agent's environment: ours without the variables that
-// would redirect git to another repository, plus extra.
-func Environment(extra ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
+// Environment is the agent's environment: the command's (base) without
+// the variables that would redirect git to another repository, plus
+// extra.
+func Environment(base environ.Vars, extra ...string) []string {
+	env := []string{}
+	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
 		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES":

@@ -5,11 +5,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-context-tree/git-context-tree/internal/environ"
 )
 
 func script(t *testing.T, body string) string {
@@ -104,14 +107,41 @@ func TestCancelKillsTheProcessGroup(t *testing.T) {
 }
 
 func TestCommandLine(t *testing.T) {
-	if _, err := CommandLine("nope", ""); err == nil {
+	env := environ.Vars(os.Environ())
+	if _, err := CommandLine("nope", "", env, t.TempDir()); err == nil {
 		t.Error("unknown agent accepted")
 	}
-	args, err := CommandLine("", "sh -c true")
+	args, err := CommandLine("", "sh -c true", env, t.TempDir())
 	if err != nil || !filepath.IsAbs(args[0]) || len(args) != 3 {
 		t.Errorf("CommandLine = %v, %v", args, err)
 	}
-	if _, err := CommandLine("", "/no/such/agent"); err == nil {
+	if _, err := CommandLine("", "/no/such/agent", env, t.TempDir()); err == nil {
 		t.Error("missing executable accepted")
+	}
+}
+
+// The agent is found along the command's PATH and from the command's
+// directory, never the process's.
+func TestCommandLineFromTheCommandsEnvironment(t *testing.T) {
+	bin, dir := t.TempDir(), t.TempDir()
+	for _, f := range []string{filepath.Join(bin, "my-agent"), filepath.Join(dir, "local-agent")} {
+		if err := os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := environ.Vars{"PATH=" + bin}
+	args, err := CommandLine("", "my-agent --flag", env, dir)
+	if err != nil || args[0] != filepath.Join(bin, "my-agent") {
+		t.Errorf("along PATH: %v, %v", args, err)
+	}
+	args, err = CommandLine("", "./local-agent", env, dir)
+	if err != nil || args[0] != filepath.Join(dir, "local-agent") {
+		t.Errorf("from the directory: %v, %v", args, err)
+	}
+	if _, err := CommandLine("", "sh", environ.Vars{"PATH=" + bin}, dir); err == nil {
+		t.Error("sh found outside the command's PATH")
+	}
+	if got := Environment(environ.Vars{"A=1", "GIT_DIR=/x", "B=2"}, "C=3"); !slices.Equal(got, []string{"A=1", "B=2", "C=3"}) {
+		t.Errorf("Environment = %q", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +29,7 @@ func TestBatchStream(t *testing.T) {
 	defer func(n int) { streamPerProcess = n }(streamPerProcess)
 	streamPerProcess = 50
 
-	b, err := New().OpenBatch(context.Background(), r.dir)
+	b, err := New(os.Environ()).OpenBatch(context.Background(), r.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestBatchStreamError(t *testing.T) {
 	for range 200 {
 		names = append(names, "HEAD:a.md")
 	}
-	b, err := New().OpenBatch(context.Background(), r.dir)
+	b, err := New(os.Environ()).OpenBatch(context.Background(), r.dir)
 	if err != nil {
 		t.Fatal(err)
 	}

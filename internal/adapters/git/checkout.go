@@ -14,7 +14,7 @@ import (
 // life of g (one command): git runs once per directory and environment.
 func (g *Git) Toplevel(ctx context.Context, scope Scope, dir string) (string, error) {
 	key := toplevelKey{scope: scope, dir: dir}
-	noVars := !hasGitVars(os.Environ())
+	noVars := !hasGitVars(g.Env)
 	if noVars {
 		key.scope = Invoking // nothing to scrub: both scopes see the same
 	}

@@ -28,7 +28,7 @@ func TestToplevelOnce(t *testing.T) {
 			os.Unsetenv(name)
 		}
 	}
-	g := &Git{Path: script}
+	g := &Git{Path: script, Env: os.Environ()}
 	ctx := context.Background()
 	for _, scope := range []Scope{Invoking, Isolated, Invoking} {
 		top, err := g.Toplevel(ctx, scope, r.dir)
@@ -96,7 +96,7 @@ func TestNoRepositoryAbove(t *testing.T) {
 			t.Errorf("noRepositoryAbove(%s) = %v, want %v", dir, got, want)
 		}
 	}
-	g := New()
+	g := New(os.Environ())
 	for _, dir := range []string{plain, checkout, link} {
 		top, err := g.Toplevel(context.Background(), Invoking, dir)
 		want := filepath.Join(root, "repo")

@@ -2,6 +2,7 @@ package git
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -40,7 +41,7 @@ func TestVersionAtLeast(t *testing.T) {
 
 // The git running the tests is one the tool supports.
 func TestInstalledVersion(t *testing.T) {
-	v, parsed, err := New().Version(context.Background())
+	v, parsed, err := New(os.Environ()).Version(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package git
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestFirstParentLogAndHunks(t *testing.T) {
 	r.git("merge", "-q", "--no-ff", "-m", "merge", "side")
 	ids := strings.Fields(r.git("rev-list", "--first-parent", "HEAD"))
 
-	g := New()
+	g := New(os.Environ())
 	repo := Repo{Dir: r.dir}
 	var got []LogCommit
 	if err := g.FirstParentLog(context.Background(), repo, "HEAD", func(c LogCommit) bool {

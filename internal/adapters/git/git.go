@@ -14,12 +14,21 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/git-context-tree/git-context-tree/internal/environ"
 )
 
 // Git runs the host git executable.
 type Git struct {
-	// Path is the git executable; "git" looks it up on PATH.
+	// Path is the git executable; "git" looks it up on Env's PATH.
 	Path string
+	// Env is the environment of the command (cli.Main's), the base of
+	// every git process's environment; the process's own is never read.
+	Env environ.Vars
+
+	pathOnce sync.Once
+	path     string
+	pathErr  error
 
 	localVarsOnce sync.Once
 	localVars     []string
@@ -32,8 +41,8 @@ type Git struct {
 	toplevels   map[toplevelKey]string
 }
 
-// New returns a Git that runs "git" from PATH.
-func New() *Git { return &Git{Path: "git"} }
+// New returns a Git that runs "git" from env's PATH, in env.
+func New(env environ.Vars) *Git { return &Git{Path: "git", Env: env} }
 
 // ExitError is git exiting non-zero.
 type ExitError struct {
@@ -159,23 +168,46 @@ func (g *Git) command(ctx context.Context, scope Scope, dir string, args ...stri
 
 // commandWith builds a git command with the given leading options.
 func (g *Git) commandWith(ctx context.Context, scope Scope, dir string, opts, args []string) (*exec.Cmd, error) {
-	env, err := g.env(ctx, scope)
+	env, err := g.env(ctx, scope, dir)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, g.Path, append(slices.Clip(opts), args...)...)
+	cmd := g.exec(ctx, append(slices.Clip(opts), args...))
 	cmd.Dir = dir
+	if dir == "" {
+		// A command that names its paths itself (init, version) runs from
+		// the root, never from the process's working directory.
+		cmd.Dir = "/"
+	}
 	cmd.Env = env
 	return cmd, nil
+}
+
+// exec is the git command line args, git found along Env's PATH (once per
+// Git), not the process's: exec.Command would look it up there. A git
+// that cannot be found fails the command when it runs, with exec's error.
+func (g *Git) exec(ctx context.Context, args []string) *exec.Cmd {
+	g.pathOnce.Do(func() {
+		g.path = g.Path // a path: exec runs it (a relative one from the command's Dir)
+		if !strings.Contains(g.Path, "/") {
+			g.path, g.pathErr = g.Env.LookPath(g.Path, "")
+		}
+	})
+	if g.pathErr != nil {
+		return &exec.Cmd{Path: g.Path, Args: append([]string{g.Path}, args...), Err: g.pathErr}
+	}
+	cmd := exec.CommandContext(ctx, g.path, args...)
+	cmd.Args[0] = g.Path
+	return cmd
 }
 
 // env builds the environment: always no terminal prompts, the C locale
 // for parsed output, and object replacement off; for Isolated, without the repository-local variables
 // git itself lists (GIT_DIR, GIT_INDEX_FILE, GIT_WORK_TREE, …).
-func (g *Git) env(ctx context.Context, scope Scope) ([]string, error) {
-	env := os.Environ()
+func (g *Git) env(ctx context.Context, scope Scope, dir string) ([]string, error) {
+	env := g.Env.List()
 	if scope == Isolated && hasGitVars(env) {
-		vars, err := g.repositoryVars(ctx)
+		vars, err := g.repositoryVars(ctx, dir)
 		if err != nil {
 			return nil, err
 		}
@@ -234,10 +266,13 @@ func userVar(name string) bool {
 }
 
 // repositoryVars asks git which environment variables are local to a
-// repository (`git rev-parse --local-env-vars`), once per Git.
-func (g *Git) repositoryVars(ctx context.Context) ([]string, error) {
+// repository (`git rev-parse --local-env-vars`), once per Git (run in
+// the directory of the first command that needs them: the list is git's,
+// the same everywhere).
+func (g *Git) repositoryVars(ctx context.Context, dir string) ([]string, error) {
 	g.localVarsOnce.Do(func() {
-		cmd := exec.CommandContext(ctx, g.Path, "rev-parse", "--local-env-vars")
+		cmd := g.exec(ctx, []string{"rev-parse", "--local-env-vars"})
+		cmd.Dir, cmd.Env = dir, g.Env.List()
 		out, err := cmd.Output()
 		if err != nil {
 			g.localVarsErr = fmt.Errorf("list git's repository variables: %w", err)

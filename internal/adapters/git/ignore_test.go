@@ -2,6 +2,7 @@ package git
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ func TestCheckIgnore(t *testing.T) {
 	r.write(".gitignore", "*.log\nscratch/\n:odd*\n")
 	r.write("docs/tracked.log", "tracked, so not ignored\n")
 	r.git("add", "-f", "docs/tracked.log")
-	g := New()
+	g := New(os.Environ())
 	for _, kv := range r.env {
 		if k, v, ok := strings.Cut(kv, "="); ok && (k == "GIT_CONFIG_NOSYSTEM" || k == "GIT_CONFIG_GLOBAL" || k == "GIT_CEILING_DIRECTORIES") {
 			t.Setenv(k, v)

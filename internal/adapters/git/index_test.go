@@ -53,7 +53,7 @@ func (r *indexRepo) write(name, content string) {
 
 func (r *indexRepo) read() *Index {
 	r.t.Helper()
-	ix, err := New().ReadIndex(context.Background(), r.dir)
+	ix, err := New(os.Environ()).ReadIndex(context.Background(), r.dir)
 	if err != nil {
 		r.t.Fatalf("ReadIndex: %v", err)
 	}
@@ -63,7 +63,7 @@ func (r *indexRepo) read() *Index {
 // listed is what `git ls-files -s` says of stage 0.
 func (r *indexRepo) listed() []IndexEntry {
 	r.t.Helper()
-	entries, err := New().IndexEntries(context.Background(), r.dir)
+	entries, err := New(os.Environ()).IndexEntries(context.Background(), r.dir)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestReadIndexLookupAndUnder(t *testing.T) {
 func TestBatchObjects(t *testing.T) {
 	r := newIndexRepo(t)
 	r.populate()
-	b, err := New().OpenBatch(context.Background(), r.dir)
+	b, err := New(os.Environ()).OpenBatch(context.Background(), r.dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package git
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func TestMergeTrees(t *testing.T) {
 	r.git("commit", "-q", "-am", "theirs too")
 	both := r.git("rev-parse", "HEAD^{tree}")
 
-	g, ctx, gitDir := New(), context.Background(), filepath.Join(r.dir, ".git")
+	g, ctx, gitDir := New(os.Environ()), context.Background(), filepath.Join(r.dir, ".git")
 	merged, conflicts, err := g.MergeTrees(ctx, gitDir, base, ours, theirs)
 	if err != nil || len(conflicts) != 0 {
 		t.Fatalf("clean merge: %v %v", conflicts, err)

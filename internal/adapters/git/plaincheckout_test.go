@@ -22,7 +22,7 @@ func TestCheckoutPlain(t *testing.T) {
 	r.git("add", "-A")
 	r.git("commit", "-q", "-m", "one")
 	commit := r.git("rev-parse", "HEAD")
-	g, ctx := New(), context.Background()
+	g, ctx := New(os.Environ()), context.Background()
 	dir := filepath.Join(t.TempDir(), "snap")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -39,7 +39,7 @@ func TestTreesAgreeWithGit(t *testing.T) {
 			r.git("commit", "-q", "-m", "three")
 			two := r.git("rev-parse", "HEAD")
 
-			g := New()
+			g := New(os.Environ())
 			ctx := context.Background()
 			b, err := g.OpenRepoBatch(ctx, filepath.Join(r.dir, ".git"))
 			if err != nil {

@@ -5,7 +5,6 @@
 package hostconfig
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 )
@@ -96,5 +95,8 @@ func Lookup(name string) (Host, bool) {
 	return hosts[i], true
 }
 
-// File is the configuration file of the host for a project.
-func (h Host) File(project, home string) string { return h.file(project, home, os.Getenv) }
+// File is the configuration file of the host for a project, given the
+// user's home and environment (CODEX_HOME).
+func (h Host) File(project, home string, getenv func(string) string) string {
+	return h.file(project, home, getenv)
+}

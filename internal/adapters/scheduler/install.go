@@ -15,6 +15,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
+	"github.com/git-context-tree/git-context-tree/internal/environ"
 )
 
 // Kinds of scheduler.
@@ -36,14 +37,20 @@ type Scheduler struct {
 	UID int
 	// Tool is the absolute path of systemctl or launchctl.
 	Tool string
+
+	// env and dir are the command's environment and directory: where the
+	// tools are found (env's PATH) and what they run with.
+	env environ.Vars
+	dir string
 }
 
 // Detect finds the scheduler of this platform: systemd user units in
 // ${XDG_CONFIG_HOME:-~/.config}/systemd/user on Linux, launchd agents in
 // ~/Library/LaunchAgents on macOS. It fails with SCHEDULER_UNSUPPORTED
-// elsewhere. It checks nothing about the user manager (see Check).
-func Detect() (*Scheduler, error) {
-	kind := os.Getenv(KindVar)
+// elsewhere. It checks nothing about the user manager (see Check). env
+// and dir are the command's environment and directory.
+func Detect(env environ.Vars, dir string) (*Scheduler, error) {
+	kind := env.Get(KindVar)
 	if kind == "" {
 		switch runtime.GOOS {
 		case "linux":
@@ -55,20 +62,20 @@ func Detect() (*Scheduler, error) {
 				"scheduled cleanup needs systemd user timers (Linux) or launchd (macOS); %s has neither: run `git context-tree cleanup run` from your own scheduler", runtime.GOOS)
 		}
 	}
-	return New(kind)
+	return New(kind, env, dir)
 }
 
 // New is the scheduler of a kind (systemd or launchd) whatever the
 // platform: for rendering (`schedule --print`) as much as for installing.
-func New(kind string) (*Scheduler, error) {
-	home, err := os.UserHomeDir()
+func New(kind string, env environ.Vars, dir string) (*Scheduler, error) {
+	home, err := env.HomeDir()
 	if err != nil {
 		return nil, contracts.Errorf(contracts.CodeSchedulerUnsupported, "cannot find the home directory: %v", err)
 	}
-	s := &Scheduler{Kind: kind, UID: os.Getuid()}
+	s := &Scheduler{Kind: kind, UID: os.Getuid(), env: env, dir: dir}
 	switch kind {
 	case Systemd:
-		cfg := os.Getenv("XDG_CONFIG_HOME")
+		cfg := env.Get("XDG_CONFIG_HOME")
 		if cfg == "" || !filepath.IsAbs(cfg) {
 			cfg = filepath.Join(home, ".config")
 		}
@@ -92,7 +99,7 @@ func (s *Scheduler) toolName() string {
 // show-environment`, `launchctl print gui/<uid>`), before anything is
 // written: SCHEDULER_UNAVAILABLE otherwise, naming the ways out.
 func (s *Scheduler) Check(ctx context.Context) error {
-	tool, err := exec.LookPath(s.toolName())
+	tool, err := s.env.LookPath(s.toolName(), s.dir)
 	if err != nil {
 		return contracts.Errorf(contracts.CodeNoUserScheduler, "%s is not on PATH, so no %s user manager can run the schedule; nothing was written. %s",
 			s.toolName(), s.Kind, s.waysOut()).WithDetails(map[string]any{"waysOut": s.waysOutList()})
@@ -139,11 +146,11 @@ func (s *Scheduler) LingerOff(ctx context.Context) bool {
 	if s.Kind != Systemd {
 		return false
 	}
-	tool, err := exec.LookPath("loginctl")
+	tool, err := s.env.LookPath("loginctl", s.dir)
 	if err != nil {
 		return false
 	}
-	out, err := exec.CommandContext(ctx, tool, "show-user", strconv.Itoa(s.UID), "--property=Linger", "--value").Output()
+	out, err := s.command(ctx, tool, "show-user", strconv.Itoa(s.UID), "--property=Linger", "--value").Output()
 	return err == nil && strings.TrimSpace(string(out)) == "no"
 }
 
@@ -159,8 +166,14 @@ func firstLine(out []byte, err error) string {
 }
 
 func (s *Scheduler) run(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, s.Tool, args...)
-	return cmd.CombinedOutput()
+	return s.command(ctx, s.Tool, args...).CombinedOutput()
+}
+
+// command is a tool run in the command's directory and environment.
+func (s *Scheduler) command(ctx context.Context, tool string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, tool, args...)
+	cmd.Dir, cmd.Env = s.dir, s.env.List()
+	return cmd
 }
 
 // Render are the job's files: their paths and contents.
@@ -264,7 +277,7 @@ func (s *Scheduler) Remove(ctx context.Context, name string, manager bool) (ran 
 // --user is-enabled <timer>; launchctl print gui/<uid>/<label>).
 func (s *Scheduler) Loaded(ctx context.Context, j Job) bool {
 	if s.Tool == "" {
-		tool, err := exec.LookPath(s.toolName())
+		tool, err := s.env.LookPath(s.toolName(), s.dir)
 		if err != nil {
 			return false
 		}

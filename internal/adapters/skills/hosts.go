@@ -22,10 +22,12 @@ const (
 var Hosts = []string{HostClaude, HostCodex, HostCopilot, HostCursor, HostGemini, HostOpenCode, HostPi}
 
 // Environment is what host detection looks at: the home directory and the
-// hosts' environment variables.
+// hosts' environment variables, a relative directory in one taken from
+// Dir (the command's working directory).
 type Environment struct {
 	Home   string
 	Getenv func(string) string
+	Dir    string
 }
 
 func (e Environment) getenv(name string) string {
@@ -52,8 +54,8 @@ func configDir(env Environment, host string) (dir, via string) {
 	home := func(rel ...string) string { return filepath.Join(append([]string{env.Home}, rel...)...) }
 	fromEnv := func(name string, fallback string) (string, string) {
 		if v := env.getenv(name); v != "" {
-			if abs, err := filepath.Abs(v); err == nil {
-				v = abs
+			if !filepath.IsAbs(v) && filepath.IsAbs(env.Dir) {
+				v = filepath.Join(env.Dir, v)
 			}
 			return v, "$" + name
 		}

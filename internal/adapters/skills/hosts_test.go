@@ -93,8 +93,9 @@ func TestRelativeEnvironmentDirectory(t *testing.T) {
 	home := fakeHome(t)
 	wd := t.TempDir()
 	mkdir(t, filepath.Join(wd, "rel", "codex"))
-	t.Chdir(wd)
-	d := Detect(envOf(home, map[string]string{"CODEX_HOME": "rel/codex"}), HostCodex)
+	env := envOf(home, map[string]string{"CODEX_HOME": "rel/codex"})
+	env.Dir = wd
+	d := Detect(env, HostCodex)
 	if !d.Detected || d.Dir != filepath.Join(wd, "rel", "codex") {
 		t.Errorf("got %+v", d)
 	}

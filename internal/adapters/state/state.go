@@ -16,6 +16,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
+	"github.com/git-context-tree/git-context-tree/internal/environ"
 )
 
 // HomeVar overrides the state directory (tests, sandboxes).
@@ -26,17 +27,20 @@ type Home struct {
 	Root string
 }
 
-// Locate returns the state directory named by $CONTEXT_TREE_HOME, else
-// ~/.context-tree. It creates nothing.
-func Locate() (*Home, error) {
-	if dir := os.Getenv(HomeVar); dir != "" {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return nil, contracts.Errorf(contracts.CodeStateInvalid, "%s=%q: %v", HomeVar, dir, err)
+// Locate returns the state directory named by $CONTEXT_TREE_HOME in env
+// (relative to wd, the command's directory), else ~/.context-tree. It
+// creates nothing.
+func Locate(env environ.Vars, wd string) (*Home, error) {
+	if dir := env.Get(HomeVar); dir != "" {
+		if !filepath.IsAbs(dir) {
+			if !filepath.IsAbs(wd) {
+				return nil, contracts.Errorf(contracts.CodeStateInvalid, "%s=%q: relative, and no working directory to resolve it against", HomeVar, dir)
+			}
+			dir = filepath.Join(wd, dir)
 		}
-		return &Home{Root: abs}, nil
+		return &Home{Root: filepath.Clean(dir)}, nil
 	}
-	home, err := os.UserHomeDir()
+	home, err := env.HomeDir()
 	if err != nil {
 		return nil, contracts.Errorf(contracts.CodeStateInvalid, "cannot find the home directory for ~/.context-tree: %v (set %s)", err, HomeVar)
 	}

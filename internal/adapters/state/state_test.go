@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/environ"
 )
 
 func TestDirCreatesPrivateDirectories(t *testing.T) {
@@ -72,15 +73,15 @@ func TestDirRejectsBadSegments(t *testing.T) {
 }
 
 func TestLocate(t *testing.T) {
-	t.Setenv(HomeVar, "rel/state")
-	h, err := Locate()
-	if err != nil || !filepath.IsAbs(h.Root) {
-		t.Fatalf("Locate() = %v, %v; want an absolute path", h, err)
+	h, err := Locate(environ.Vars{HomeVar + "=rel/state", "HOME=/home/someone"}, "/work/dir")
+	if err != nil || h.Root != "/work/dir/rel/state" {
+		t.Fatalf("Locate() = %v, %v; want /work/dir/rel/state", h, err)
 	}
-	t.Setenv(HomeVar, "")
-	t.Setenv("HOME", "/home/someone")
-	if h, _ := Locate(); h.Root != "/home/someone/.context-tree" {
+	if h, _ := Locate(environ.Vars{HomeVar + "=", "HOME=/home/someone"}, "/work/dir"); h.Root != "/home/someone/.context-tree" {
 		t.Errorf("default = %s", h.Root)
+	}
+	if _, err := Locate(environ.Vars{"PATH=/bin"}, "/work/dir"); err == nil {
+		t.Errorf("no HOME and no %s: no error", HomeVar)
 	}
 }
 

@@ -7,7 +7,6 @@ package agenthooks
 
 import (
 	"context"
-	"os"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -66,11 +65,11 @@ func Run(ctx context.Context, env operations.Env, req Request) (*contracts.Agent
 func settingsFiles(ctx context.Context, env operations.Env, req Request) ([]contracts.AgentHookSettings, error) {
 	var out []contracts.AgentHookSettings
 	if req.Action == contracts.AgentHookStatus || !req.Project {
-		home, err := os.UserHomeDir()
-		if err != nil && os.Getenv("CLAUDE_CONFIG_DIR") == "" {
+		home, err := env.Vars.HomeDir()
+		if err != nil && env.Vars.Get("CLAUDE_CONFIG_DIR") == "" {
 			return nil, contracts.Errorf(contracts.CodeIO, "cannot find the home directory for Claude Code's settings: %v", err)
 		}
-		out = append(out, contracts.AgentHookSettings{Scope: "user", File: hostconfig.ReadHookSettings("", home, os.Getenv)})
+		out = append(out, contracts.AgentHookSettings{Scope: "user", File: env.Abs(hostconfig.ReadHookSettings("", home, env.Vars.Get))})
 	}
 	if req.Action == contracts.AgentHookStatus || req.Project {
 		p, err := sources.Discover(ctx, env.Git, env.Dir)
@@ -78,7 +77,7 @@ func settingsFiles(ctx context.Context, env operations.Env, req Request) ([]cont
 		case err != nil && req.Project:
 			return nil, err
 		case err == nil:
-			out = append(out, contracts.AgentHookSettings{Scope: "project", File: hostconfig.ReadHookSettings(p.Root, "", os.Getenv)})
+			out = append(out, contracts.AgentHookSettings{Scope: "project", File: env.Abs(hostconfig.ReadHookSettings(p.Root, "", env.Vars.Get))})
 		}
 	}
 	return out, nil

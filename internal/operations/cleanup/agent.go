@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -38,7 +37,7 @@ func (r *cleanupRun) runAgent(ctx context.Context, s *contracts.Session) bool {
 	stop := r.watch(wctx, cancel, s)
 	res := agent.Run(wctx, agent.Request{
 		Args: r.sched.AgentArgs, Dir: s.Worktree, Prompt: prompt, Timeout: timeout, Output: r.output,
-		Env: agent.Environment("CONTEXT_TREE_SESSION="+s.ID, "CONTEXT_TREE_CONTENT_ROOT="+s.ContentRoot, "GIT_TERMINAL_PROMPT=0"),
+		Env: agent.Environment(r.env.Vars, "CONTEXT_TREE_SESSION="+s.ID, "CONTEXT_TREE_CONTENT_ROOT="+s.ContentRoot, "GIT_TERMINAL_PROMPT=0"),
 		Started: func(pid int) {
 			// Recorded, so the next run can stop it if this process dies.
 			r.rec.AgentPID = pid
@@ -74,7 +73,7 @@ func (r *cleanupRun) runAgent(ctx context.Context, s *contracts.Session) bool {
 // while the agent runs, cancelling it with the reason when one changes.
 func (r *cleanupRun) watch(ctx context.Context, cancel context.CancelCauseFunc, s *contracts.Session) func() {
 	interval := 500 * time.Millisecond
-	if d, err := time.ParseDuration(os.Getenv(WatchIntervalVar)); err == nil && d > 0 {
+	if d, err := time.ParseDuration(r.env.Vars.Get(WatchIntervalVar)); err == nil && d > 0 {
 		interval = d
 	}
 	branchRef := r.branchState(ctx, s)

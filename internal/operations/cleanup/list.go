@@ -28,7 +28,7 @@ func List(ctx context.Context, env operations.Env, selector string) (*contracts.
 		return nil, err
 	}
 	res := &contracts.ScheduleList{SchemaVersion: contracts.CLIVersion, Schedules: []contracts.ScheduleStatus{}, Orphans: []string{}}
-	sch, schErr := scheduler.Detect()
+	sch, schErr := scheduler.Detect(env.Vars, env.Dir)
 	for _, rec := range recs {
 		st := contracts.ScheduleStatus{Schedule: rec, Missing: []string{}}
 		if schErr == nil && rec.Scheduler == sch.Kind {

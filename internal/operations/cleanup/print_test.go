@@ -12,6 +12,8 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/scheduler"
+	"github.com/git-context-tree/git-context-tree/internal/environ"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
 // printedSchedule renders what `cleanup schedule --print` prints for a
@@ -22,8 +24,7 @@ func printedSchedule(t *testing.T, dir string) *contracts.PrintedSchedule {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("HOME", dir)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
+	env := operations.Env{Dir: dir, Vars: environ.Vars{"HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "xdg")}}
 	cal, err := scheduler.At("fri 18:05")
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +36,7 @@ func printedSchedule(t *testing.T, dir string) *contracts.PrintedSchedule {
 	}
 	job := scheduleJob(rec, cal)
 	job.Args = adHocArgs(rec)
-	p, err := printSchedule(job)
+	p, err := printSchedule(env, job)
 	if err != nil {
 		t.Fatal(err)
 	}

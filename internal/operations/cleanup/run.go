@@ -78,7 +78,7 @@ func Run(ctx context.Context, env operations.Env, req RunRequest) (*contracts.Cl
 	runEnv := env
 	runEnv.Dir = sched.ProjectRoot
 	if fi, err := os.Stat(sched.Git); err == nil && !fi.IsDir() {
-		runEnv.Git = &git.Git{Path: sched.Git}
+		runEnv.Git = &git.Git{Path: sched.Git, Env: env.Vars}
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -154,7 +154,7 @@ func adHocSchedule(ctx context.Context, env operations.Env, req RunRequest) (*co
 	if req.AgentCommand != "" {
 		name = "custom"
 	}
-	args, err := agent.CommandLine(name, req.AgentCommand)
+	args, err := agent.CommandLine(name, req.AgentCommand, env.Vars, env.Dir)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -76,7 +75,7 @@ func Schedule(ctx context.Context, env operations.Env, req ScheduleRequest) (*co
 	} else if agentName == "" {
 		agentName = "claude"
 	}
-	agentArgs, err := agent.CommandLine(agentName, req.AgentCommand)
+	agentArgs, err := agent.CommandLine(agentName, req.AgentCommand, env.Vars, env.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -84,9 +83,9 @@ func Schedule(ctx context.Context, env operations.Env, req ScheduleRequest) (*co
 	if err != nil {
 		return nil, err
 	}
-	sch, err := scheduler.Detect()
+	sch, err := scheduler.Detect(env.Vars, env.Dir)
 	if err != nil && req.Print {
-		sch, err = scheduler.New(scheduler.Systemd)
+		sch, err = scheduler.New(scheduler.Systemd, env.Vars, env.Dir)
 	}
 	if err != nil {
 		return nil, err
@@ -99,7 +98,7 @@ func Schedule(ctx context.Context, env operations.Env, req ScheduleRequest) (*co
 	rec := &contracts.Schedule{
 		ID: ScheduleID(c.Identity, branch), Connection: c.Ref(), Identity: c.Identity, ProjectRoot: p.Root, Branch: branch,
 		Calendar: cal.OnCalendar, At: req.At, Publish: req.Publish, Agent: agentName, AgentArgs: agentArgs,
-		Timeout: orDuration(req.Timeout, DefaultCleanupTimeout).String(), Executable: exe, Git: gitPath, Path: os.Getenv("PATH"),
+		Timeout: orDuration(req.Timeout, DefaultCleanupTimeout).String(), Executable: exe, Git: gitPath, Path: env.Vars.Get("PATH"),
 		StateDir: env.Home.Root, KeepRuns: orInt(req.KeepRuns, DefaultKeepRuns), LogBytes: orInt(req.LogBytes, DefaultLogBytes),
 		Scheduler: sch.Kind,
 	}
@@ -112,7 +111,7 @@ func Schedule(ctx context.Context, env operations.Env, req ScheduleRequest) (*co
 		// Nothing is recorded, so the printed job runs ad hoc, self-contained.
 		pj := job
 		pj.Args = adHocArgs(rec)
-		printed, err := printSchedule(pj)
+		printed, err := printSchedule(env, pj)
 		if err != nil {
 			return nil, err
 		}
@@ -184,10 +183,10 @@ func adHocArgs(rec *contracts.Schedule) []string {
 }
 
 // printSchedule renders the job for every scheduler and cron.
-func printSchedule(job scheduler.Job) (*contracts.PrintedSchedule, error) {
+func printSchedule(env operations.Env, job scheduler.Job) (*contracts.PrintedSchedule, error) {
 	out := &contracts.PrintedSchedule{Files: []contracts.PrintedFile{}, Crontab: job.Crontab()}
 	for _, kind := range []string{scheduler.Systemd, scheduler.Launchd} {
-		sch, err := scheduler.New(kind)
+		sch, err := scheduler.New(kind, env.Vars, env.Dir)
 		if err != nil {
 			return nil, err
 		}
@@ -244,9 +243,9 @@ func capturedExecutables(env operations.Env) (string, string, error) {
 	if err != nil {
 		return "", "", contracts.Errorf(contracts.CodeInternal, "cannot find this program's path: %v", err)
 	}
-	gitPath, err := exec.LookPath(env.Git.Path)
+	gitPath, err := env.Vars.LookPath(env.Git.Path, env.Dir)
 	if err == nil {
-		gitPath, err = filepath.Abs(gitPath)
+		gitPath = env.Abs(gitPath)
 	}
 	if err != nil {
 		return "", "", contracts.Errorf(contracts.CodeGit, "cannot find git on PATH: %v", err)

@@ -27,7 +27,7 @@ type UnscheduleRequest struct {
 // every job of ours whose record is gone.
 func Unschedule(ctx context.Context, env operations.Env, req UnscheduleRequest) (*contracts.ScheduleResult, error) {
 	res := &contracts.ScheduleResult{SchemaVersion: contracts.CLIVersion, Action: contracts.ScheduleAbsent, Commands: [][]string{}}
-	sch, err := scheduler.Detect()
+	sch, err := scheduler.Detect(env.Vars, env.Dir)
 	if err != nil {
 		return nil, err
 	}

@@ -124,7 +124,7 @@ func checkSchedules(ctx context.Context, env operations.Env, r *doctorReport) {
 		r.warn(area, "schedules.orphans", "scheduler jobs of ours without a schedule record", "git context-tree cleanup unschedule --orphans", list.Orphans...)
 	}
 	if systemd {
-		if sch, err := scheduler.Detect(); err == nil && sch.LingerOff(ctx) {
+		if sch, err := scheduler.Detect(env.Vars, env.Dir); err == nil && sch.LingerOff(ctx) {
 			r.warn(area, "schedules.linger", "lingering is off: your systemd user manager, and the cleanup timers, stop when you log out", "loginctl enable-linger \"$USER\"")
 		}
 	}

@@ -2,7 +2,6 @@ package doctor
 
 import (
 	"context"
-	"os"
 
 	"github.com/git-context-tree/git-context-tree/internal/adapters/hostconfig"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
@@ -19,11 +18,11 @@ func checkMCP(ctx context.Context, env operations.Env, r *doctorReport) {
 	if p, err := sources.Discover(ctx, env.Git, env.Dir); err == nil {
 		project = p.Root
 	}
-	home, _ := os.UserHomeDir()
+	home, _ := env.Vars.HomeDir()
 	seen := 0
 	for _, name := range hostconfig.Names() {
 		h, _ := hostconfig.Lookup(name)
-		file := h.File(project, home)
+		file := env.Abs(h.File(project, home, env.Vars.Get))
 		state, err := h.Inspect(file)
 		fix := "git context-tree mcp config " + name + " --write"
 		switch state {

@@ -176,7 +176,7 @@ func checkHook(ctx context.Context, env operations.Env, p *sources.Project, conn
 			r.warn(area, "hook.status", why, fix, st.Hook)
 		}
 	}
-	checkHookPath(r)
+	checkHookPath(env, r)
 }
 
 // declaresDirectoryIn reports a directory tree declared inside checkout:
@@ -197,9 +197,9 @@ var guiPath = operations.GUIPath
 // checkHookPath reports whether hooks find git-context-tree: git runs hooks
 // with its own PATH (the shell's, for git started from one), and GUI
 // clients often with only the system directories.
-func checkHookPath(r *doctorReport) {
+func checkHookPath(env operations.Env, r *doctorReport) {
 	const area = "hook"
-	found, err := lookPath("git-context-tree")
+	found, err := lookPath(env, "git-context-tree")
 	if err != nil {
 		r.fail(area, "hook.path", "git-context-tree is not on PATH: the hook cannot run it and refuses every commit",
 			buildinfo.InstallCommand+"  # or a release archive; then add $(go env GOPATH)/bin to PATH")
@@ -211,7 +211,7 @@ func checkHookPath(r *doctorReport) {
 			return
 		}
 	}
-	exe, _ := filepath.Abs(found)
+	exe := env.Abs(found)
 	// A hint, not a warning: most clients start from a login session that
 	// has the user's PATH; some (macOS apps, IDEs started from a dock) see
 	// only the system directories.
@@ -219,14 +219,15 @@ func checkHookPath(r *doctorReport) {
 		strings.Join(guiPath, ":")+") will not: if one says it is missing, run sudo ln -s "+shellArg(exe)+" /usr/local/bin/git-context-tree", found)
 }
 
-// lookPath finds an executable on PATH, as the hook's `command -v` does.
-func lookPath(name string) (string, error) {
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+// lookPath finds an executable on the command's PATH, as the hook's
+// `command -v` does.
+func lookPath(env operations.Env, name string) (string, error) {
+	for _, dir := range filepath.SplitList(env.Vars.Get("PATH")) {
 		if dir == "" {
 			dir = "."
 		}
 		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+		if fi, err := os.Stat(env.Abs(p)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
 			return p, nil
 		}
 	}

@@ -37,7 +37,7 @@ func benchProject(b *testing.B, questions int) (operations.Env, string) {
 	if err := os.WriteFile(filepath.Join(repo, SetsDir, "bench.toml"), []byte(set.String()), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	env := operations.Env{Dir: repo, Git: &git.Git{Path: "git"}, Home: &state.Home{Root: filepath.Join(dir, "home")}, LockWait: time.Second}
+	env := operations.Env{Dir: repo, Vars: os.Environ(), Git: git.New(os.Environ()), Home: &state.Home{Root: filepath.Join(dir, "home")}, LockWait: time.Second}
 	if _, err := Freeze(context.Background(), env, "bench"); err != nil {
 		b.Fatal(err)
 	}

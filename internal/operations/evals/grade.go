@@ -56,7 +56,7 @@ func Grade(ctx context.Context, env operations.Env, req GradeRequest) (*contract
 	reviewer := ManualReviewer
 	var args []string
 	if !req.Manual {
-		if args, err = agent.CommandLine("", req.ReviewerCommand); err != nil {
+		if args, err = agent.CommandLine("", req.ReviewerCommand, env.Vars, env.Dir); err != nil {
 			return nil, err
 		}
 		reviewer = redact.String(req.ReviewerCommand)
@@ -76,7 +76,7 @@ func Grade(ctx context.Context, env operations.Env, req GradeRequest) (*contract
 			}
 		} else {
 			var why string
-			if grade, why = askReviewer(ctx, args, it, req.Timeout); grade == "" && req.Skipped != nil {
+			if grade, why = askReviewer(ctx, env, args, it, req.Timeout); grade == "" && req.Skipped != nil {
 				req.Skipped(it.a.Question, why)
 			}
 		}
@@ -165,14 +165,14 @@ func ParseGrade(line string) string {
 	return ""
 }
 
-func askReviewer(ctx context.Context, args []string, it item, timeout time.Duration) (string, string) {
-	dir, err := os.MkdirTemp("", "git-context-tree-review-*")
+func askReviewer(ctx context.Context, env operations.Env, args []string, it item, timeout time.Duration) (string, string) {
+	dir, err := os.MkdirTemp(env.Abs(env.Vars.TempDir()), "git-context-tree-review-*")
 	if err != nil {
 		return "", err.Error()
 	}
 	defer os.RemoveAll(dir)
 	var out, errOut capped
-	res := agent.Run(ctx, agent.Request{Args: args, Dir: dir, Prompt: reviewText(it), Timeout: timeout, Env: agent.Environment(), Output: &out, Stderr: &errOut})
+	res := agent.Run(ctx, agent.Request{Args: args, Dir: dir, Prompt: reviewText(it), Timeout: timeout, Env: agent.Environment(env.Vars), Output: &out, Stderr: &errOut})
 	switch {
 	case res.Err != nil:
 		return "", res.Err.Error()

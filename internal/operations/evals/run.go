@@ -55,7 +55,7 @@ func Run(ctx context.Context, env operations.Env, req RunRequest) (*contracts.Ev
 	if err != nil {
 		return nil, err
 	}
-	args, err := agent.CommandLine("", m.AgentCommand)
+	args, err := agent.CommandLine("", m.AgentCommand, env.Vars, env.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func Run(ctx context.Context, env operations.Env, req RunRequest) (*contracts.Ev
 		go func() {
 			defer wg.Done()
 			for j := range queue {
-				a, err := answer(ctx, args, m, dir, workDir, j.q, j.rep)
+				a, err := answer(ctx, env, args, m, dir, workDir, j.q, j.rep)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -261,10 +261,10 @@ func topOf(ctx context.Context, env operations.Env, dir string) string {
 }
 
 // answer runs the agent on one question and records the answer.
-func answer(ctx context.Context, args []string, m *contracts.EvalRun, dir, workDir string, q contracts.EvalQuestion, rep int) (contracts.EvalAnswer, error) {
+func answer(ctx context.Context, env operations.Env, args []string, m *contracts.EvalRun, dir, workDir string, q contracts.EvalQuestion, rep int) (contracts.EvalAnswer, error) {
 	key := answerKey(q.ID, rep)
 	if workDir == "" {
-		d, err := os.MkdirTemp("", "git-context-tree-eval-*")
+		d, err := os.MkdirTemp(env.Abs(env.Vars.TempDir()), "git-context-tree-eval-*")
 		if err != nil {
 			return contracts.EvalAnswer{}, contracts.Errorf(contracts.CodeIO, "cannot make a directory for the agent: %v", err)
 		}
@@ -274,7 +274,7 @@ func answer(ctx context.Context, args []string, m *contracts.EvalRun, dir, workD
 	var stdout, stderr capped
 	start := time.Now()
 	res := agent.Run(ctx, agent.Request{Args: args, Dir: workDir, Prompt: q.Question, Timeout: time.Duration(m.TimeoutSec * float64(time.Second)),
-		Env: agent.Environment("CONTEXT_TREE_EVAL_RUN="+m.ID, "CONTEXT_TREE_EVAL_QUESTION="+q.ID), Output: &stdout, Stderr: &stderr})
+		Env: agent.Environment(env.Vars, "CONTEXT_TREE_EVAL_RUN="+m.ID, "CONTEXT_TREE_EVAL_QUESTION="+q.ID), Output: &stdout, Stderr: &stderr})
 	elapsed := time.Since(start)
 	if res.Err != nil {
 		return contracts.EvalAnswer{}, contracts.Errorf(contracts.CodeAgentNotFound, "%v", res.Err)

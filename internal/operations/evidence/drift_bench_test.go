@@ -40,7 +40,7 @@ func BenchmarkDrift(b *testing.B) {
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	env := operations.Env{Dir: repo, Git: &git.Git{Path: wrapper}, Home: &state.Home{Root: filepath.Join(dir, "home")}, LockWait: time.Second}
+	env := operations.Env{Dir: repo, Vars: os.Environ(), Git: &git.Git{Path: wrapper, Env: os.Environ()}, Home: &state.Home{Root: filepath.Join(dir, "home")}, LockWait: time.Second}
 	b.ResetTimer()
 	for b.Loop() {
 		os.Remove(counter)

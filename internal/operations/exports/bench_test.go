@@ -27,11 +27,11 @@ func BenchmarkExportLLMS(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Setenv("CONTEXT_TREE_HOME", filepath.Join(dir, "home"))
-			home, err := state.Locate()
+			home, err := state.Locate(os.Environ(), "")
 			if err != nil {
 				b.Fatal(err)
 			}
-			env := operations.Env{Dir: dir, Git: git.New(), Home: home}
+			env := operations.Env{Dir: dir, Vars: os.Environ(), Git: git.New(os.Environ()), Home: home}
 			b.ResetTimer()
 			for b.Loop() {
 				res, err := LLMS(context.Background(), env, LLMSRequest{Selector: root, OutDir: filepath.Join(dir, "out"), MaxTokens: bc.max})
@@ -59,11 +59,11 @@ func BenchmarkExportSite(b *testing.B) {
 	// writeback does not compete with the export's writes.
 	syscall.Sync()
 	b.Setenv("CONTEXT_TREE_HOME", filepath.Join(dir, "home"))
-	home, err := state.Locate()
+	home, err := state.Locate(os.Environ(), "")
 	if err != nil {
 		b.Fatal(err)
 	}
-	env := operations.Env{Dir: dir, Git: git.New(), Home: home}
+	env := operations.Env{Dir: dir, Vars: os.Environ(), Git: git.New(os.Environ()), Home: home}
 	b.ResetTimer()
 	for b.Loop() {
 		res, err := Site(context.Background(), env, SiteRequest{Selector: root, OutDir: filepath.Join(dir, "site")})

@@ -72,7 +72,7 @@ func Ctxfile(ctx context.Context, env operations.Env, req CtxfileRequest) (*cont
 	if err != nil {
 		return nil, err
 	}
-	now, err := exportTime()
+	now, err := exportTime(env.Vars)
 	if err != nil {
 		return nil, err
 	}

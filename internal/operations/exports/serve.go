@@ -61,7 +61,7 @@ func serve(ctx context.Context, env operations.Env, req ServeRequest) error {
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "git-context-tree-serve-")
+	dir, err := os.MkdirTemp(env.Abs(env.Vars.TempDir()), "git-context-tree-serve-")
 	if err != nil {
 		return contracts.Errorf(contracts.CodeIO, "cannot create a directory for the site: %v", unwrapPath(err))
 	}

@@ -28,11 +28,11 @@ func TestServeRebuildsAndStops(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	home, err := state.Locate()
+	home, err := state.Locate(os.Environ(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := operations.Env{Dir: dir, Git: git.New(), Home: home}
+	env := operations.Env{Dir: dir, Vars: os.Environ(), Git: git.New(os.Environ()), Home: home}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	url, rebuilt, done := startServe(t, ctx, env, root)
@@ -139,7 +139,7 @@ func TestServeStoppedBeforeServing(t *testing.T) {
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := operations.Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: filepath.Join(dir, "home")}}
+	env := operations.Env{Dir: dir, Vars: os.Environ(), Git: git.New(os.Environ()), Home: &state.Home{Root: filepath.Join(dir, "home")}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	err := Serve(ctx, env, ServeRequest{Selector: root, Ready: func(contracts.ServeResult) { t.Error("served after the stop") }})
@@ -172,7 +172,7 @@ func TestServeRebuildsOnACommit(t *testing.T) {
 	}
 	gitIn("add", "tree")
 	gitIn("commit", "-q", "-m", "first")
-	env := operations.Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: filepath.Join(dir, "home")}}
+	env := operations.Env{Dir: dir, Vars: os.Environ(), Git: git.New(os.Environ()), Home: &state.Home{Root: filepath.Join(dir, "home")}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	url, rebuilt, done := startServe(t, ctx, env, root)

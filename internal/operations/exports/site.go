@@ -70,7 +70,7 @@ func buildSite(ctx context.Context, env operations.Env, t operations.TreeTarget,
 	if err != nil {
 		return nil, nil, err
 	}
-	now, err := exportTime()
+	now, err := exportTime(env.Vars)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,13 +2,13 @@ package exports
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/environ"
 	"github.com/git-context-tree/git-context-tree/internal/export"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/redact"
@@ -92,8 +92,8 @@ func checkoutState(ctx context.Context, env operations.Env, dir, projectRoot str
 
 // exportTime is now, or SOURCE_DATE_EPOCH when set (the reproducible-builds
 // convention), so a pipeline can make even the timestamps repeatable.
-func exportTime() (time.Time, error) {
-	v := os.Getenv("SOURCE_DATE_EPOCH")
+func exportTime(vars environ.Vars) (time.Time, error) {
+	v := vars.Get("SOURCE_DATE_EPOCH")
 	if v == "" {
 		return time.Now().UTC(), nil
 	}

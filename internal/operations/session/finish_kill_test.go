@@ -109,7 +109,7 @@ func handbookProject(t *testing.T, ctx context.Context, base string) operations.
 }
 
 func killEnv(stateRoot, dir string) operations.Env {
-	return operations.Env{Dir: dir, Git: git.New(), Home: &state.Home{Root: stateRoot}, LockWait: 10 * time.Second}
+	return operations.Env{Dir: dir, Vars: os.Environ(), Git: git.New(os.Environ()), Home: &state.Home{Root: stateRoot}, LockWait: 10 * time.Second}
 }
 
 const (

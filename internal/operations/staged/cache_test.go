@@ -29,7 +29,7 @@ type stagedRepo struct {
 func newStagedRepo(t *testing.T, docs int) *stagedRepo {
 	t.Helper()
 	r := &stagedRepo{t: t, dir: t.TempDir()}
-	r.g = git.New()
+	r.g = git.New(os.Environ())
 	if err := treegen.Generate(filepath.Join(r.dir, "docs/ctx"), treegen.Options{Seed: 5, Docs: docs, WideChildren: 20}); err != nil {
 		t.Fatal(err)
 	}

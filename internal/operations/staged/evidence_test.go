@@ -18,7 +18,7 @@ import (
 // citing code under src/, every object loose, HEAD's tree verified.
 func newCitingRepo(t *testing.T) *stagedRepo {
 	t.Helper()
-	r := &stagedRepo{t: t, dir: t.TempDir(), g: git.New()}
+	r := &stagedRepo{t: t, dir: t.TempDir(), g: git.New(os.Environ())}
 	r.write(contracts.ConfigFile, `{"schemaVersion": 3, "trees": [{"kind": "directory", "path": "docs/ctx"}]}`+"\n")
 	r.write("docs/ctx/NODE.md", "---\nschemaVersion: 1\ntitle: Root\n---\n\nBody.\n")
 	r.write("docs/ctx/api.md", "---\ntitle: API\nsources:\n  - path: src/api.go\n    lines: 1-2\n  - path: src/util.go\n---\n\nThe API.\n")

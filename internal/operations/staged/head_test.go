@@ -101,7 +101,7 @@ func compareHeadProject(t *testing.T, r *stagedRepo, dir, stage string) (*projec
 // file holds nothing, and before the first commit there is none.
 func TestHeadProjectNestedCandidates(t *testing.T) {
 	t.Parallel()
-	unborn := &stagedRepo{t: t, dir: t.TempDir(), g: git.New()}
+	unborn := &stagedRepo{t: t, dir: t.TempDir(), g: git.New(os.Environ())}
 	unborn.git("init", "-q")
 	unborn.write(contracts.ConfigFile, `{"schemaVersion": 3, "trees": []}`+"\n")
 	if got, err := compareHeadProject(t, unborn, unborn.dir, "no commit yet"); err != nil || got.cfg != nil {

@@ -13,7 +13,7 @@ import (
 // only once HEAD's tree verified; a HEAD whose tree changed without the
 // check is verified again; a torn store is ignored.
 func TestFastPathTrustsOnlyVerifiedTrees(t *testing.T) {
-	r := &stagedRepo{t: t, dir: t.TempDir(), g: git.New()}
+	r := &stagedRepo{t: t, dir: t.TempDir(), g: git.New(os.Environ())}
 	r.write(".context-tree.json", `{"schemaVersion": 3, "trees": [{"kind": "directory", "path": "docs/ctx"}]}`+"\n")
 	r.write("docs/ctx/NODE.md", "---\nschemaVersion: 1\ntitle: Root\n---\n\nBody.\n")
 	r.git("init", "-q")
