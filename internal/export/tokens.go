@@ -12,7 +12,6 @@ import (
 	"embed"
 	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -183,15 +182,18 @@ func rankOf(ranks map[string]uint32, token string) uint32 {
 // loadVocabulary reads an encoding's embedded vocabulary (see
 // internal/gen.Encode for the format) and compiles its pre-tokenizer.
 func loadVocabulary(encoding string) (*vocabulary, error) {
-	tokens, err := vocabTokens(encoding)
+	raw, err := vocabData(encoding)
 	if err != nil {
 		return nil, err
 	}
-	ranks := make(map[string]uint32, len(tokens))
-	for r, t := range tokens {
-		if t != "" {
-			ranks[t] = uint32(r)
+	ranks := make(map[string]uint32, len(raw)/6)
+	err = eachToken(raw, func(rank int, token string) {
+		if token != "" {
+			ranks[token] = uint32(rank)
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	// Compile, not MustCompile: the pattern is interpreted, never a
 	// code-generated engine another package may have registered for it.
@@ -202,28 +204,33 @@ func loadVocabulary(encoding string) (*vocabulary, error) {
 	return &vocabulary{split: split, ranks: ranks}, nil
 }
 
-// vocabTokens decodes an embedded vocabulary: tokens in rank order, ""
-// for a rank with no token.
-func vocabTokens(encoding string) ([]string, error) {
+// vocabData is an embedded vocabulary, decompressed.
+func vocabData(encoding string) ([]byte, error) {
 	blob, err := vocabFiles.ReadFile("vocab/" + encoding + ".bin")
 	if err != nil {
 		return nil, fmt.Errorf("read embedded vocabulary: %w", err)
 	}
-	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(blob)))
-	if err != nil {
+	var raw bytes.Buffer
+	raw.Grow(2 * len(blob))
+	if _, err := raw.ReadFrom(flate.NewReader(bytes.NewReader(blob))); err != nil {
 		return nil, fmt.Errorf("decompress embedded vocabulary: %w", err)
 	}
-	// One string for all tokens: each token is a slice of it.
+	return raw.Bytes(), nil
+}
+
+// eachToken calls yield with each token of a decompressed vocabulary in
+// rank order, "" for a rank with no token. The tokens are slices of one
+// string.
+func eachToken(raw []byte, yield func(rank int, token string)) error {
 	all := string(raw)
-	var tokens []string
-	for at := 0; at < len(raw); {
+	for rank, at := 0, 0; at < len(raw); rank++ {
 		n, w := binary.Uvarint(raw[at:])
 		if w <= 0 || uint64(len(raw)-at-w) < n {
-			return nil, fmt.Errorf("embedded vocabulary is corrupt at rank %d", len(tokens))
+			return fmt.Errorf("embedded vocabulary is corrupt at rank %d", rank)
 		}
 		at += w
-		tokens = append(tokens, all[at:at+int(n)])
+		yield(rank, all[at:at+int(n)])
 		at += int(n)
 	}
-	return tokens, nil
+	return nil
 }

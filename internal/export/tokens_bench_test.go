@@ -27,3 +27,18 @@ func BenchmarkCount(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLoadVocabulary: the first NewCounter of an encoding, which
+// decompresses its vocabulary, builds the rank map and compiles the
+// pre-tokenizer.
+func BenchmarkLoadVocabulary(b *testing.B) {
+	for _, enc := range Encodings() {
+		b.Run(enc, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := loadVocabulary(enc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

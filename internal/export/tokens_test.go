@@ -35,8 +35,12 @@ func TestVocabGenerated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := vocabTokens(enc)
+		raw, err := vocabData(enc)
 		if err != nil {
+			t.Fatalf("%s: %v: run go generate ./internal/export", enc, err)
+		}
+		var got []string
+		if err := eachToken(raw, func(_ int, token string) { got = append(got, token) }); err != nil {
 			t.Fatalf("%s: %v: run go generate ./internal/export", enc, err)
 		}
 		if len(got) != len(want) {
