@@ -15,7 +15,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
-func counter(t *testing.T, enc string) *Counter {
+func counter(t testing.TB, enc string) *Counter {
 	t.Helper()
 	c, err := NewCounter(enc)
 	if err != nil {

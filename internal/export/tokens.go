@@ -7,13 +7,33 @@
 package export
 
 import (
+	"bytes"
+	"compress/flate"
+	"embed"
+	"encoding/binary"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
+	"sync"
 
-	"github.com/tiktoken-go/tokenizer/codec"
+	"github.com/dlclark/regexp2/v2"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
+
+//go:generate go run ./internal/gen/vocabgen -o vocab
+
+// The vocabularies are tiktoken-go's (github.com/tiktoken-go/tokenizer),
+// compiled in as compressed data (vocab/*.bin, written by go generate from
+// the pinned module through its own codecs; vocab/NOTICE carries its
+// licence) and read on first use: the library keeps them as Go map
+// literals, ~10 MB of binary. Counting is our own byte-pair merge over
+// them; TestVocabGenerated and TestCountAgrees check data and counts
+// against the library, which is linked into tests only.
+
+//go:embed vocab/cl100k_base.bin vocab/o200k_base.bin
+var vocabFiles embed.FS
 
 // DefaultEncoding is the tokenizer vocabulary of current OpenAI models
 // (GPT-4o and later); counts in other models' tokens differ by a few
@@ -22,17 +42,38 @@ const DefaultEncoding = "o200k_base"
 
 // encodings are the vocabularies --encoding accepts, those of current
 // models. Each is embedded in the binary (counting never touches the
-// network) and costs its size: o200k_base and cl100k_base add 10 MB to the
-// binary; the GPT-3 era's p50k_base and r50k_base would add 2.5 MB more.
+// network) and costs its compressed size: 1.5 MB for both; the GPT-3 era's
+// p50k_base and r50k_base would add about 0.5 MB more.
 var encodings = []string{"cl100k_base", "o200k_base"}
+
+// splitPatterns are the encodings' pre-tokenizers, as tiktoken publishes
+// them (in the form without possessive quantifiers, which regexp2 lacks).
+var splitPatterns = map[string]string{
+	"cl100k_base": `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+	"o200k_base": `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?` +
+		`|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?` +
+		`|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+}
+
+// vocabularies load each encoding once, on the first NewCounter for it.
+var vocabularies = map[string]func() (*vocabulary, error){
+	"cl100k_base": sync.OnceValues(func() (*vocabulary, error) { return loadVocabulary("cl100k_base") }),
+	"o200k_base":  sync.OnceValues(func() (*vocabulary, error) { return loadVocabulary("o200k_base") }),
+}
+
+// vocabulary is an encoding's pre-tokenizer and its tokens' ranks.
+type vocabulary struct {
+	split *regexp2.Regexp
+	ranks map[string]uint32
+}
 
 // Encodings lists the accepted encoding names.
 func Encodings() []string { return slices.Clone(encodings) }
 
-// Counter counts tokens with one encoding.
+// Counter counts tokens with one encoding. It is safe for concurrent use.
 type Counter struct {
 	Encoding string
-	codec    *codec.Codec
+	vocab    *vocabulary
 }
 
 // NewCounter returns a counter for an encoding name ("" is the default).
@@ -43,16 +84,11 @@ func NewCounter(encoding string) (*Counter, error) {
 	if !slices.Contains(encodings, encoding) {
 		return nil, contracts.Errorf(contracts.CodeUsage, "unknown encoding %q; use one of %s", encoding, strings.Join(encodings, ", "))
 	}
-	// The codecs are named one by one, not through tokenizer.Get, so the
-	// linker keeps only these vocabularies.
-	var c *codec.Codec
-	switch encoding {
-	case "cl100k_base":
-		c = codec.NewCl100kBase()
-	default:
-		c = codec.NewO200kBase()
+	v, err := vocabularies[encoding]()
+	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeInternal, "token vocabulary %s: %v", encoding, err)
 	}
-	return &Counter{Encoding: encoding, codec: c}, nil
+	return &Counter{Encoding: encoding, vocab: v}, nil
 }
 
 // Count is the number of tokens in s. Special-token text such as
@@ -62,11 +98,139 @@ func (c *Counter) Count(s string) int {
 	if s == "" {
 		return 0
 	}
-	n, err := c.codec.Count(s)
+	var m bpe
+	n := 0
+	match, err := c.vocab.split.FindStringMatch(s)
+	for err == nil && match != nil {
+		n += m.count(c.vocab.ranks, match.String())
+		match, err = c.vocab.split.FindNextMatch(match)
+	}
 	if err != nil {
-		// Invalid UTF-8 is the only failure; documents are checked to be
-		// UTF-8 before they get here, and a byte count is a safe bound.
+		// The pre-tokenizer gave up (regexp2's backtracking limit); a
+		// byte count is a safe bound.
 		return len(s)
 	}
 	return n
+}
+
+// bpe is the working state of byte-pair merging, reused across the
+// pieces of one text.
+type bpe struct {
+	bounds []int    // start offsets of the parts, then len(piece)
+	ranks  []uint32 // ranks[i]: rank of parts i and i+1 merged, or none
+}
+
+const noRank = math.MaxUint32
+
+// count is the number of tokens of one piece of pre-tokenized text: a
+// piece in the vocabulary is one token; otherwise, starting from its
+// bytes, the adjacent pair of parts whose concatenation has the lowest
+// rank (the leftmost on ties) is merged until no pair is in the
+// vocabulary, and each part left is a token.
+func (m *bpe) count(ranks map[string]uint32, piece string) int {
+	if len(piece) <= 1 {
+		return len(piece)
+	}
+	if _, ok := ranks[piece]; ok {
+		return 1
+	}
+	m.bounds = m.bounds[:0]
+	for i := range len(piece) + 1 {
+		m.bounds = append(m.bounds, i)
+	}
+	m.ranks = m.ranks[:0]
+	for i := range len(piece) - 1 {
+		m.ranks = append(m.ranks, rankOf(ranks, piece[i:i+2]))
+	}
+	m.ranks = append(m.ranks, noRank)
+	for len(m.ranks) > 1 {
+		best := 0
+		for i, r := range m.ranks {
+			if r < m.ranks[best] {
+				best = i
+			}
+		}
+		if m.ranks[best] == noRank {
+			break
+		}
+		// Merge part best with part best+1.
+		m.bounds = slices.Delete(m.bounds, best+1, best+2)
+		m.ranks = slices.Delete(m.ranks, best+1, best+2)
+		m.ranks[best] = m.pairRank(ranks, piece, best)
+		if best > 0 {
+			m.ranks[best-1] = m.pairRank(ranks, piece, best-1)
+		}
+	}
+	return len(m.ranks)
+}
+
+// pairRank is the rank of parts i and i+1 merged.
+func (m *bpe) pairRank(ranks map[string]uint32, piece string, i int) uint32 {
+	if i+2 >= len(m.bounds) {
+		return noRank
+	}
+	return rankOf(ranks, piece[m.bounds[i]:m.bounds[i+2]])
+}
+
+func rankOf(ranks map[string]uint32, token string) uint32 {
+	if r, ok := ranks[token]; ok {
+		return r
+	}
+	return noRank
+}
+
+// loadVocabulary reads an encoding's embedded vocabulary (see
+// internal/gen.Encode for the format) and compiles its pre-tokenizer.
+func loadVocabulary(encoding string) (*vocabulary, error) {
+	raw, err := vocabData(encoding)
+	if err != nil {
+		return nil, err
+	}
+	ranks := make(map[string]uint32, len(raw)/6)
+	err = eachToken(raw, func(rank int, token string) {
+		if token != "" {
+			ranks[token] = uint32(rank)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Compile, not MustCompile: the pattern is interpreted, never a
+	// code-generated engine another package may have registered for it.
+	split, err := regexp2.Compile(splitPatterns[encoding], regexp2.None)
+	if err != nil {
+		return nil, fmt.Errorf("compile pre-tokenizer: %w", err)
+	}
+	return &vocabulary{split: split, ranks: ranks}, nil
+}
+
+// vocabData is an embedded vocabulary, decompressed.
+func vocabData(encoding string) ([]byte, error) {
+	blob, err := vocabFiles.ReadFile("vocab/" + encoding + ".bin")
+	if err != nil {
+		return nil, fmt.Errorf("read embedded vocabulary: %w", err)
+	}
+	var raw bytes.Buffer
+	raw.Grow(2 * len(blob))
+	if _, err := raw.ReadFrom(flate.NewReader(bytes.NewReader(blob))); err != nil {
+		return nil, fmt.Errorf("decompress embedded vocabulary: %w", err)
+	}
+	return raw.Bytes(), nil
+}
+
+// eachToken calls yield with each token of a decompressed vocabulary in
+// rank order, "" for a rank with no token. The tokens are slices of one
+// string.
+func eachToken(raw []byte, yield func(rank int, token string)) error {
+	all := string(raw)
+	for rank, at := 0, 0; at < len(raw); rank++ {
+		n, w := binary.Uvarint(raw[at:])
+		if w <= 0 || uint64(len(raw)-at-w) < n {
+			return fmt.Errorf("embedded vocabulary is corrupt at rank %d", rank)
+		}
+		at += w
+		yield(rank, all[at:at+int(n)])
+		at += int(n)
+	}
+	return nil
 }

@@ -1,0 +1,216 @@
+package export
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dlclark/regexp2/v2"
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiktoken-go/tokenizer/codec"
+
+	"github.com/git-context-tree/git-context-tree/internal/export/internal/gen"
+)
+
+// TestVocabGenerated: vocab/ is what go generate writes from the
+// tiktoken-go module go.mod pins: the embedded tokens are the library's,
+// rank for rank, and NOTICE names the version and carries its licence.
+// tiktoken-go is linked into tests only.
+func TestVocabGenerated(t *testing.T) {
+	version, licence, err := gen.Locate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice, err := os.ReadFile(filepath.Join("vocab", "NOTICE"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := gen.Notice(version, licence); !bytes.Equal(notice, want) {
+		t.Errorf("vocab/NOTICE is not tiktoken-go %s's: run go generate ./internal/export (-want +got):\n%s",
+			version, cmp.Diff(string(want), string(notice)))
+	}
+	for _, enc := range Encodings() {
+		want, err := gen.Tokens(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := vocabData(enc)
+		if err != nil {
+			t.Fatalf("%s: %v: run go generate ./internal/export", enc, err)
+		}
+		var got []string
+		if err := eachToken(raw, func(_ int, token string) { got = append(got, token) }); err != nil {
+			t.Fatalf("%s: %v: run go generate ./internal/export", enc, err)
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %d ranks embedded, tiktoken-go %s has %d: run go generate ./internal/export", enc, len(got), version, len(want))
+			continue
+		}
+		for r := range want {
+			if got[r] != want[r] {
+				t.Errorf("%s: rank %d is %q, tiktoken-go %s has %q: run go generate ./internal/export", enc, r, got[r], version, want[r])
+				break
+			}
+		}
+	}
+}
+
+// libraryCodec is tiktoken-go's codec of an encoding.
+func libraryCodec(t testing.TB, enc string) *codec.Codec {
+	t.Helper()
+	switch enc {
+	case "cl100k_base":
+		return codec.NewCl100kBase()
+	case "o200k_base":
+		return codec.NewO200kBase()
+	}
+	t.Fatalf("no library codec for %s", enc)
+	return nil
+}
+
+// countCorpus is text of every kind a tree may hold.
+func countCorpus(t testing.TB) []string {
+	t.Helper()
+	corpus := []string{
+		"The quick brown fox jumps over the lazy dog. It's what we'd've done; they'll see.",
+		"I'M SHOUTING, Don't You Know? O'Neil's CamelCaseWords and snake_case_words.",
+		"func (m *bpe) count(ranks map[string]uint32, piece string) int {\n\tif len(piece) <= 1 {\n\t\treturn len(piece)\n\t}\n}\n",
+		"# Title\n\n- [link](a/b.md)\n- `code`\n\n```go\nx := 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+		"日本語のテキストと中文文本，还有한국어 텍스트。",
+		"emoji 👍🏽 👨‍👩‍👧‍👦 🇫🇷 ✨🔥 and symbols ∀x∈ℝ: x² ≥ 0 → ∞",
+		"Ünïcödé ñ café naïve Ελληνικά русский текст עברית العربية हिन्दी",
+		"invalid \xff\xfe UTF-8 \xc3\x28 here \xe2\x82 and \xf0\x9f\x98",
+		"\xff",
+		strings.Repeat(" ", 1000) + "x" + strings.Repeat(" ", 257),
+		strings.Repeat("\n", 300) + strings.Repeat("\r\n", 50),
+		strings.Repeat("1234567890", 100),
+		strings.Repeat("a", 2000),
+		strings.Repeat("ab", 700) + strings.Repeat("=", 500),
+		"<|endoftext|> special <|fim_prefix|><|endofprompt|> as text",
+		"tabs\t\tand   spaces \t \n  trailing   \n",
+		"https://example.com/path?query=1&x=y#frag user@example.com 192.168.0.1 2026-12-02T14:58:00Z",
+		"",
+		"a",
+	}
+	for _, pattern := range []string{"../../docs/*.md", "../../docs/decisions/*.md", "*.go"} {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			corpus = append(corpus, string(data))
+		}
+	}
+	return corpus
+}
+
+// pieces is text split by a pre-tokenizer.
+func pieces(t testing.TB, re *regexp2.Regexp, text string) []string {
+	t.Helper()
+	var out []string
+	m, err := re.FindStringMatch(text)
+	for err == nil && m != nil {
+		out = append(out, m.String())
+		m, err = re.FindNextMatch(m)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// librarySplit is tiktoken-go's pre-tokenizer of an encoding: the engine
+// its codec package generated with regexp2cg and registered for the
+// pattern, which MustCompile returns in a binary that links the package.
+func librarySplit(enc string) *regexp2.Regexp {
+	return regexp2.MustCompile(splitPatterns[enc], regexp2.None)
+}
+
+// splitsAgree: tiktoken-go's generated pre-tokenizer splits text as ours
+// (regexp2's interpreter of the same pattern) does. They differ on some
+// whitespace runs, where ours follows tiktoken (TestCountWhereTheLibrarySplitsDifferently).
+func splitsAgree(t testing.TB, c *Counter, text string) bool {
+	return slices.Equal(pieces(t, librarySplit(c.Encoding), text), pieces(t, c.vocab.split, text))
+}
+
+// TestCountAgrees: our byte-pair merge counts as tiktoken-go does, for
+// every encoding, on prose, code, Markdown, CJK, emoji, invalid UTF-8,
+// long runs and the repository's own docs.
+func TestCountAgrees(t *testing.T) {
+	corpus := countCorpus(t)
+	for _, enc := range Encodings() {
+		c := counter(t, enc)
+		lib := libraryCodec(t, enc)
+		for i, text := range corpus {
+			if !splitsAgree(t, c, text) {
+				t.Errorf("%s: corpus[%d] (%.40q…) is split differently by tiktoken-go", enc, i, text)
+				continue
+			}
+			want, err := lib.Count(text)
+			if err != nil {
+				t.Fatalf("%s: library: %v", enc, err)
+			}
+			if got := c.Count(text); got != want {
+				t.Errorf("%s: corpus[%d] (%.40q…) counts %d tokens, the library %d", enc, i, text, got, want)
+			}
+		}
+	}
+}
+
+// TestCountWhereTheLibrarySplitsDifferently: tiktoken-go's generated
+// pre-tokenizer splits "\n \n0" as "\n", " \n", "0" (3 tokens); the
+// pattern, read as tiktoken's own regex engines and regexp2's interpreter
+// read it (Python's re agrees on this input), takes "\n \n" with
+// \s*[\r\n]+, one token in both vocabularies. We count as tiktoken does.
+func TestCountWhereTheLibrarySplitsDifferently(t *testing.T) {
+	const text = "\n \n0"
+	for _, enc := range Encodings() {
+		c := counter(t, enc)
+		if got, want := pieces(t, c.vocab.split, text), []string{"\n \n", "0"}; !slices.Equal(got, want) {
+			t.Errorf("%s: split %q, want %q", enc, got, want)
+		}
+		if got := c.Count(text); got != 2 {
+			t.Errorf("%s: %q counts %d tokens, want 2", enc, text, got)
+		}
+		if splitsAgree(t, c, text) {
+			t.Errorf("%s: tiktoken-go now splits %q as tiktoken does: make this case part of TestCountAgrees", enc, text)
+		}
+	}
+}
+
+// FuzzCountAgrees: as TestCountAgrees, on any text the two pre-tokenizers
+// split alike.
+func FuzzCountAgrees(f *testing.F) {
+	for _, text := range countCorpus(f) {
+		if len(text) < 4096 {
+			f.Add(text)
+		}
+	}
+	counters := map[string]*Counter{}
+	libs := map[string]*codec.Codec{}
+	for _, enc := range Encodings() {
+		counters[enc] = counter(f, enc)
+		libs[enc] = libraryCodec(f, enc)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, enc := range Encodings() {
+			if !splitsAgree(t, counters[enc], text) {
+				t.Skip("tiktoken-go's generated pre-tokenizer splits differently")
+			}
+			want, err := libs[enc].Count(text)
+			if err != nil {
+				t.Skip("the library failed:", err)
+			}
+			if got := counters[enc].Count(text); got != want {
+				t.Errorf("%s: %q counts %d tokens, the library %d", enc, text, got, want)
+			}
+		}
+	})
+}
