@@ -147,7 +147,7 @@ func TestCompletionBash(t *testing.T) {
 		want  []string
 	}{
 		{"proj", []string{"git", "context-tree", "ve"}, git, spaced("verify", "version")},
-		{"proj", []string{"git", "context-tree", "verify", "--"}, git, spaced("--staged", "--links", "--evidence", "--at", "--strict", "--hook", "--format", "--dir", "--json")},
+		{"proj", []string{"git", "context-tree", "verify", "--"}, git, spaced("--staged", "--links", "--evidence", "--at", "--strict", "--verbose", "--hook", "--format", "--dir", "--json")},
 		{"proj", []string{"git", "context-tree", "read", "--tree", ""}, git, spaced("guides", "handbook")},
 		{"proj", []string{"git", "context-tree", "schema", ""}, git, schemas},
 		{"proj", []string{"git", "context-tree", "verify", "--format=j"}, git, spaced("json")},

@@ -34,4 +34,5 @@ func (m *Managed) sealSnapshot(ctx context.Context, cache, path string) {
 		return nil
 	})
 	_ = m.Git.RefreshPlain(ctx, snapshotTree(cache, path))
+	privateIndex(path) // git rewrote it with the umask's mode
 }

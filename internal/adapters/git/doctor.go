@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -70,6 +71,34 @@ func (g *Git) UserConfig(ctx context.Context, dir, key string) (value string, ok
 		return "", false, err
 	}
 	return strings.TrimSuffix(string(out), "\n"), true, nil
+}
+
+// UserConfigValues reads several keys as UserConfig does, in one git
+// process: the value of each key that is set (the last one, as --get
+// gives it), keyed by the name as asked. Keys are case-insensitive, as in
+// git; names with a subsection are not supported.
+func (g *Git) UserConfigValues(ctx context.Context, dir string, keys ...string) (map[string]string, error) {
+	quoted := make([]string, len(keys))
+	byLower := make(map[string]string, len(keys))
+	for i, k := range keys {
+		quoted[i] = regexp.QuoteMeta(strings.ToLower(k))
+		byLower[strings.ToLower(k)] = k
+	}
+	out, err := g.Run(ctx, Isolated, dir, "config", "-z", "--get-regexp", "^("+strings.Join(quoted, "|")+")$")
+	if err != nil {
+		if ExitCode(err) == 1 {
+			return map[string]string{}, nil
+		}
+		return nil, err
+	}
+	values := make(map[string]string, len(keys))
+	for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		name, value, _ := strings.Cut(rec, "\n")
+		if k, ok := byLower[strings.ToLower(name)]; ok {
+			values[k] = value // later entries win, as for --get
+		}
+	}
+	return values, nil
 }
 
 // URLRewrite is one url.<base>.insteadOf (or pushInsteadOf) setting.

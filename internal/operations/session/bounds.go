@@ -32,14 +32,15 @@ type sessionLimits struct {
 // writes them (5m, 512k, 1g or bytes).
 func readLimits(ctx context.Context, env operations.Env) (sessionLimits, error) {
 	l := sessionLimits{file: DefaultMaxFileSize, total: DefaultMaxSize}
+	values, err := env.Git.UserConfigValues(ctx, env.Dir, maxFileSizeKey, maxSizeKey)
+	if err != nil {
+		return l, operations.GitError(err)
+	}
 	for _, k := range []struct {
 		key string
 		to  *int64
 	}{{maxFileSizeKey, &l.file}, {maxSizeKey, &l.total}} {
-		v, ok, err := env.Git.UserConfig(ctx, env.Dir, k.key)
-		if err != nil {
-			return l, operations.GitError(err)
-		}
+		v, ok := values[k.key]
 		if !ok {
 			continue
 		}
