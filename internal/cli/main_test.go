@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -165,5 +166,127 @@ func TestMainRunsInTheGivenProcess(t *testing.T) {
 	wg.Wait()
 	if _, err := os.Stat("NODE.md"); err == nil {
 		t.Error("a command wrote into the process's working directory")
+	}
+}
+
+// holdLock writes a lock file held by this (live) process for someone
+// else, as another git-context-tree would.
+func holdLock(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, fmt.Appendf(nil, "%d\nsomeone else\n", os.Getpid()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkToldOfWait checks a command's stderr began with the notice for the
+// lock it waited for, and stdout never mentions the wait.
+func checkToldOfWait(t *testing.T, lockFile, stdout, stderr string) {
+	t.Helper()
+	want := fmt.Sprintf("waiting for %s, held by process %d (someone else); giving up after 2m0s (%s sets how long)\n", lockFile, os.Getpid(), lockWaitVar)
+	if !strings.HasPrefix(stderr, want) {
+		t.Errorf("stderr %q, want it to begin with %q", stderr, want)
+	}
+	if strings.Contains(stdout, "waiting") {
+		t.Errorf("stdout %q tells of the wait", stdout)
+	}
+}
+
+// write abort waiting for another command working on the same session
+// says who holds the session's lock.
+func TestSessionLockWaitIsTold(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	home := filepath.Join(dir, "state")
+	vars := append(os.Environ(), "HOME="+dir, "CONTEXT_TREE_HOME="+home,
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(dir, "gitconfig"), "GIT_CEILING_DIRECTORIES="+dir)
+	git := func(args ...string) *exec.Cmd {
+		cmd := exec.Command("git", args...)
+		cmd.Env = vars
+		return cmd
+	}
+	if err := os.WriteFile(filepath.Join(dir, "gitconfig"), []byte("[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(dir, "proj")
+	if out, err := git("init", "-q", proj).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Main(Process{Dir: dir, Env: vars, Stdout: &stdout, Stderr: &stderr}, []string{"-C", proj, "init", "notes", "--title", "Notes"}); code != contracts.ExitOK {
+		t.Fatalf("init: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", "notes"}} {
+		if out, err := git(append([]string{"-C", proj}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := Main(Process{Dir: dir, Env: vars, Stdout: &stdout, Stderr: &stderr}, []string{"-C", proj, "--json", "write", "prepare"}); code != contracts.ExitOK {
+		t.Fatalf("write prepare: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	var prepared struct {
+		Session struct {
+			ID string `json:"id"`
+		} `json:"session"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &prepared); err != nil || prepared.Session.ID == "" {
+		t.Fatalf("write prepare printed %s (%v)", stdout.String(), err)
+	}
+	vars = append(vars, lockWaitVar+"=2m") // far longer than the notice takes; without it, LOCK_HELD
+	lockFile := filepath.Join(home, "locks", "session."+prepared.Session.ID+".lock")
+	holdLock(t, lockFile)
+	stdout.Reset()
+	released := &lockReleaser{t: t, lock: lockFile}
+	if code := Main(Process{Dir: dir, Env: vars, Stdout: &stdout, Stderr: released}, []string{"-C", proj, "write", "abort", prepared.Session.ID}); code != contracts.ExitOK {
+		t.Fatalf("write abort: exit %d, stdout %s, stderr %q", code, stdout.String(), released.buf.String())
+	}
+	checkToldOfWait(t, lockFile, stdout.String(), released.buf.String())
+}
+
+// cleanup unschedule waiting for another schedule change says who holds
+// the schedules lock.
+func TestScheduleLockWaitIsTold(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "state")
+	vars := append(os.Environ(), "HOME="+dir, "CONTEXT_TREE_HOME="+home, lockWaitVar+"=2m")
+	lockFile := filepath.Join(home, "locks", "schedules.lock")
+	holdLock(t, lockFile)
+	var stdout bytes.Buffer
+	released := &lockReleaser{t: t, lock: lockFile}
+	// No schedule exists: once the lock is released, the schedule id is
+	// not found (exit 3), never LOCK_HELD.
+	code := Main(Process{Dir: dir, Env: vars, Stdout: &stdout, Stderr: released}, []string{"-C", dir, "--json", "cleanup", "unschedule", "--schedule", "0123456789ab"})
+	if code == contracts.ExitOK || strings.Contains(stdout.String(), string(contracts.CodeLockHeld)) {
+		t.Fatalf("exit %d, stdout %s, stderr %q", code, stdout.String(), released.buf.String())
+	}
+	checkToldOfWait(t, lockFile, stdout.String(), released.buf.String())
+}
+
+// skills install waiting for another install says who holds the skills
+// lock.
+func TestSkillsLockWaitIsTold(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "state")
+	vars := append(os.Environ(), "HOME="+dir, "CONTEXT_TREE_HOME="+home, lockWaitVar+"=2m")
+	proj := filepath.Join(dir, "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lockFile := filepath.Join(home, "locks", "skills.lock")
+	holdLock(t, lockFile)
+	var stdout bytes.Buffer
+	released := &lockReleaser{t: t, lock: lockFile}
+	if code := Main(Process{Dir: dir, Env: vars, Stdout: &stdout, Stderr: released}, []string{"-C", proj, "skills", "install", "--project", proj}); code != contracts.ExitOK {
+		t.Fatalf("exit %d, stdout %s, stderr %q", code, stdout.String(), released.buf.String())
+	}
+	checkToldOfWait(t, lockFile, stdout.String(), released.buf.String())
+	if _, err := os.Stat(filepath.Join(proj, ".claude", "skills")); err != nil {
+		t.Errorf("skills not installed: %v", err)
 	}
 }

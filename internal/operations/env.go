@@ -57,6 +57,13 @@ func (e Env) ConfigLockWait() lock.Wait {
 	return lock.Wait{Max: e.LockWait, Waiting: e.LockWaiting}
 }
 
+// HomeLock takes the named lock of the state directory (sessions,
+// schedules, skills), telling LockWaiting who holds it when the wait
+// lasts.
+func (e Env) HomeLock(name, purpose string) (*lock.Lock, error) {
+	return e.Home.LockWaiting(name, purpose, lock.Wait{Max: e.LockWait, Waiting: e.LockWaiting})
+}
+
 // Managed is the machine's git source maintenance.
 func (e Env) Managed() *sources.Managed {
 	return &sources.Managed{Home: e.Home, Git: e.Git, LockWait: e.LockWait, LockWaiting: e.LockWaiting, Progress: e.Progress}

@@ -53,6 +53,14 @@ func refuseCodeRoot(ctx context.Context, env Env, dir string) error {
 			"command": "git context-tree init " + target})
 }
 
+// MarkdownFolder is the top-level folder of root holding the most
+// Markdown, the one to adopt with `init <folder>` ("" when none holds
+// any).
+func MarkdownFolder(root string) string {
+	_, best := scanRepositoryRoot(root)
+	return best
+}
+
 // scanRepositoryRoot walks a checkout root's top-level folders: those with
 // code and no Markdown (sorted), and the one holding the most Markdown ("":
 // none holds any).

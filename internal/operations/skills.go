@@ -91,7 +91,7 @@ func applySkills(env Env, purpose string, locs []skills.Location, dry bool, appl
 	if dry {
 		return plans, nil
 	}
-	lk, err := env.Home.Lock("skills", "git-context-tree "+purpose, env.LockWait)
+	lk, err := env.HomeLock("skills", "git-context-tree "+purpose)
 	if err != nil {
 		return nil, err
 	}

@@ -119,7 +119,7 @@ func Schedule(ctx context.Context, env operations.Env, req ScheduleRequest) (*co
 			Commands: [][]string{}, Printed: printed}, nil
 	}
 
-	lk, err := env.Home.Lock("schedules", "cleanup schedule", env.LockWait)
+	lk, err := env.HomeLock("schedules", "cleanup schedule")
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func Unschedule(ctx context.Context, env operations.Env, req UnscheduleRequest) 
 	managerErr := sch.Check(ctx)
 	manager := managerErr == nil
 	told := true
-	lk, err := env.Home.Lock("schedules", "cleanup unschedule", env.LockWait)
+	lk, err := env.HomeLock("schedules", "cleanup unschedule")
 	if err != nil {
 		return nil, err
 	}

@@ -38,8 +38,19 @@ func checkProject(ctx context.Context, env operations.Env, r *doctorReport) {
 		return
 	}
 	if p.Config == nil {
+		// A folder of Markdown already in the checkout is what to adopt
+		// (init's own suggestion at a code root); otherwise a new folder.
+		// Outside git nothing is walked (it could be a home directory).
+		target := "docs/context"
+		best := ""
+		if p.Checkout != "" {
+			best = operations.MarkdownFolder(p.Root)
+		}
+		if best != "" {
+			target = operations.ShellWord(operations.DisplayPath(env, filepath.Join(p.Root, best)))
+		}
 		r.warn(area, "project.config", "no "+contracts.ConfigFile+" in "+env.Dir+" or above: no tree is declared here",
-			"git context-tree init docs/context  # or: git context-tree connect <dir>")
+			"git context-tree init "+target+"  # or: git context-tree connect <dir>")
 	} else {
 		r.ok(area, "project.config", fmt.Sprintf("%s declares %d tree(s)", p.ConfigFile, len(conns)), p.ConfigFile)
 		checkSelectors(conns, r)

@@ -61,13 +61,20 @@ func checkBoundary(ctx context.Context, env operations.Env, objects *git.Batch, 
 		if err != nil {
 			return nil, operations.GitError(err)
 		}
+		// The entry leading to the subtree shows up twice when its type
+		// changed (a directory replaced by a symlink or file is a deletion
+		// and an addition): next is its new side.
 		var next *git.TreeChange
+		beside := false
 		for j := range changes {
-			if changes[j].Path == seg {
+			switch {
+			case changes[j].Path != seg:
+				beside = true
+			case next == nil || next.NewMode == "000000":
 				next = &changes[j]
 			}
 		}
-		if len(changes) > 1 || (len(changes) == 1 && next == nil) {
+		if beside {
 			return outsidePaths(ctx, env, s, from, to, strings.Join(segs[:i], "/"), seg), nil
 		}
 		if next == nil {
@@ -79,7 +86,7 @@ func checkBoundary(ctx context.Context, env operations.Env, objects *git.Batch, 
 			return nil, refuse(s, contracts.CodeNestedRepo, "the tree contains a nested git repository", []string{s.Subtree})
 		default:
 			return nil, treeInvalid(s, []contracts.Finding{{Code: contracts.FindingRootMissing, Path: ".",
-				Message: "the tree's directory " + s.Subtree + " was deleted or replaced by a file"}})
+				Message: "the tree's directory " + s.Subtree + " was deleted or replaced by a file or symlink"}})
 		}
 		from, to = next.OldID, next.NewID
 	}

@@ -13,7 +13,7 @@ import (
 const sessionBranchPrefix = record.BranchPrefix
 
 func store(env operations.Env) record.Store {
-	return record.Store{Home: env.Home, LockWait: env.LockWait}
+	return record.Store{Home: env.Home, LockWait: env.LockWait, LockWaiting: env.LockWaiting}
 }
 
 func loadSession(env operations.Env, id string) (*contracts.Session, error) {

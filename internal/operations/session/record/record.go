@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/operations/idprefix"
 	"github.com/git-context-tree/git-context-tree/internal/sources"
@@ -29,6 +30,9 @@ type Store struct {
 	Home *state.Home
 	// LockWait is how long Lock waits for a live holder.
 	LockWait time.Duration
+	// LockWaiting, when set, is told who holds a session's lock when the
+	// wait for it lasts (lock.Wait).
+	LockWaiting func(lock.Holder)
 }
 
 // CheckID accepts only a UUID in canonical lowercase form, which is
@@ -158,7 +162,7 @@ func (st Store) IDs() ([]string, error) {
 
 // Lock serialises the commands that change one session.
 func (st Store) Lock(id string) (func(), error) {
-	l, err := st.Home.Lock("session."+id, "git-context-tree write session "+id, st.LockWait)
+	l, err := st.Home.LockWaiting("session."+id, "git-context-tree write session "+id, lock.Wait{Max: st.LockWait, Waiting: st.LockWaiting})
 	if err != nil {
 		return nil, err
 	}
