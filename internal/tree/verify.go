@@ -71,6 +71,9 @@ func verifyContent(src content, entries int, opts VerifyOptions) *Report {
 						linked[i] = append(linked[i], r)
 					}
 				}
+				if batch[0].dir != nil {
+					_ = batch[0].dir.Close()
+				}
 			}
 			// jobs is closed: the walk is over and its index complete.
 			for _, r := range links {
@@ -141,7 +144,13 @@ func checkDocument(src content, x *LinkExtractor, buf *[]byte, j docJob) docResu
 	if r, ok := src.precomputed(j); ok {
 		return r
 	}
-	data, err := src.readFile(buf, j.rel, contracts.MaxDocumentBytes)
+	var data []byte
+	var err error
+	if disk, ok := src.(diskContent); ok && j.dir != nil {
+		data, err = disk.readFileIn(buf, j.dir, j.entry.Name(), j.rel, contracts.MaxDocumentBytes)
+	} else {
+		data, err = src.readFile(buf, j.rel, contracts.MaxDocumentBytes)
+	}
 	return checkBytes(x, j, data, err)
 }
 

@@ -598,7 +598,21 @@ func (e *hardLinkedError) Error() string { return fmt.Sprintf("document has %d h
 // is a *hardLinkedError; one over limit is a *tooLargeError, even when it
 // cannot be opened.
 func readDocumentInto(buf *[]byte, name string, limit int64) ([]byte, error) {
-	fd, err := openNoFollow(name)
+	return readDocumentAt(buf, -1, name, name, limit)
+}
+
+// readDocumentAt is readDocumentInto of the entry base of the directory
+// open as dirfd (opened relative to it: the kernel does not walk the path
+// again for every document), or of the path name when dirfd is negative.
+// name is the file's path, for errors.
+func readDocumentAt(buf *[]byte, dirfd int, base, name string, limit int64) ([]byte, error) {
+	var fd int
+	var err error
+	if dirfd >= 0 {
+		fd, err = openNoFollowAt(dirfd, base)
+	} else {
+		fd, err = openNoFollow(name)
+	}
 	if err != nil {
 		var st syscall.Stat_t // an unreadable file that is too large anyway
 		if syscall.Lstat(name, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > limit {

@@ -3,6 +3,7 @@ package tree
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"unicode/utf8"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -30,6 +31,10 @@ type docJob struct {
 	root  bool
 	links bool        // list its local Markdown links (VerifyOptions.Links)
 	entry fs.DirEntry // its entry in the directory listing
+	// dir is its directory, kept open by the walk so that the document is
+	// opened relative to it (diskContent on Linux; nil elsewhere). Every
+	// job of a batch shares it; the worker closes it after the batch.
+	dir *os.File
 }
 
 func (w *walker) add(code contracts.FindingCode, rel, msg string) {
@@ -38,7 +43,14 @@ func (w *walker) add(code contracts.FindingCode, rel, msg string) {
 
 // walkDir lists one content directory and recurses into its subdirectories.
 func (w *walker) walkDir(rel string) {
-	entries, err := w.src.readDir(rel)
+	var entries []fs.DirEntry
+	var dir *os.File
+	var err error
+	if disk, ok := w.src.(diskContent); ok && openAtDirs {
+		entries, dir, err = disk.openDir(rel)
+	} else {
+		entries, err = w.src.readDir(rel)
+	}
 	w.scanned.Directories++
 	if err != nil {
 		w.add(contracts.FindingDocumentUnreadable, rel, fmt.Sprintf("directory cannot be read: %v", unwrapPathError(err)))
@@ -78,13 +90,15 @@ func (w *walker) walkDir(rel string) {
 			} else {
 				w.scanned.Normal++
 			}
-			batch = append(batch, docJob{rel: child, root: rel == "." && name == NodeFile, links: w.links, entry: e})
+			batch = append(batch, docJob{rel: child, root: rel == "." && name == NodeFile, links: w.links, entry: e, dir: dir})
 		default:
 			w.scanned.Assets++
 		}
 	}
 	if len(batch) > 0 {
-		w.jobs <- batch
+		w.jobs <- batch // the worker closes dir
+	} else if dir != nil {
+		_ = dir.Close()
 	}
 	switch {
 	case hasNode:

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -21,7 +22,9 @@ import (
 // whose declared tree (docs/ctx) has 100,000 documents (5,000 with
 // -short), all committed. Each sub-benchmark runs its pair side by side,
 // alternating, so load from other work falls on both alike, and reports
-// the median of each (ms) and their ratio:
+// the median of each (ms) and their ratio, and the same of CPU time
+// (cpu-ms, cpu-ratio: user and system time of the process and of the git
+// processes it ran, the figure load changes least):
 //
 //   - ColdLoose, ColdPacked: `verify --staged` with one document staged
 //     and no cache (the first run after install, upgrade or clone)
@@ -148,27 +151,35 @@ func BenchmarkVerifyStaged(b *testing.B) {
 	// before each of them prepare (not timed), and reports the medians.
 	side := func(b *testing.B, prepare func(), reference func(), refName string) {
 		var ours, theirs, ref []time.Duration
-		timed := func(f func(), into *[]time.Duration) {
+		var oursCPU, theirsCPU, refCPU []time.Duration
+		timed := func(f func(), into, cpuInto *[]time.Duration) {
 			b.StopTimer()
 			prepare()
 			b.StartTimer()
+			cpu := childrenCPU()
 			start := time.Now()
 			f()
 			*into = append(*into, time.Since(start))
+			*cpuInto = append(*cpuInto, childrenCPU()-cpu)
 		}
 		for b.Loop() {
-			timed(staged, &ours)
+			timed(staged, &ours, &oursCPU)
 			if baseStaged != nil {
-				timed(baseStaged, &theirs)
+				timed(baseStaged, &theirs, &theirsCPU)
 			}
-			timed(reference, &ref)
+			timed(reference, &ref, &refCPU)
 		}
 		b.ReportMetric(median(ours), "ms")
 		b.ReportMetric(median(ref), refName+"-ms")
 		b.ReportMetric(median(ours)/median(ref), "ratio")
+		b.ReportMetric(median(oursCPU), "cpu-ms")
+		b.ReportMetric(median(refCPU), refName+"-cpu-ms")
+		b.ReportMetric(median(oursCPU)/median(refCPU), "cpu-ratio")
 		if baseStaged != nil {
 			b.ReportMetric(median(theirs), "base-ms")
 			b.ReportMetric(median(theirs)/median(ref), "base-ratio")
+			b.ReportMetric(median(theirsCPU), "base-cpu-ms")
+			b.ReportMetric(median(theirsCPU)/median(refCPU), "base-cpu-ratio")
 		}
 		b.ReportMetric(0, "ns/op")
 	}
@@ -288,4 +299,15 @@ func median(ds []time.Duration) float64 {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return float64(s[len(s)/2]) / float64(time.Millisecond)
+}
+
+// childrenCPU is the user and system CPU time of every child process
+// waited for so far, and of the processes they waited for (a check's git
+// processes): the figure load from other work changes least.
+func childrenCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package tree
+
+import "syscall"
+
+// openAtDirs is off where the syscall package has no openat: documents
+// are opened by path.
+const openAtDirs = false
+
+func openNoFollowAt(int, string) (int, error) { return -1, syscall.ENOSYS }
+
+func openDirectory(string) (int, error) { return -1, syscall.ENOSYS }
