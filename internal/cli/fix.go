@@ -108,11 +108,20 @@ func (c *Context) printFix(res *contracts.FixResult) {
 			verb = "made"
 		}
 		status := "nothing left to repair by hand"
-		if len(t.Remaining) > 0 {
+		switch {
+		case len(t.Remaining) > 0:
 			status = fmt.Sprintf("%d %s fix cannot repair (above)", len(t.Remaining), plural(len(t.Remaining), "finding"))
+		case t.LinkFindings > 0:
+			// Broken links leave a tree valid, but they are still the
+			// reader's to repair: never "nothing left".
+			status = fmt.Sprintf("%d %s to repair by hand (verify --links lists them)", t.LinkFindings, plural(t.LinkFindings, "link"))
+		case !res.Written && len(t.Changes) > 0:
+			// Links are counted in the files as fix leaves them, which a
+			// dry run has not written: claim only what verify finds.
+			status = "nothing else verify finds"
 		}
 		if len(t.Changes) == 0 {
-			if len(t.Remaining) == 0 {
+			if len(t.Remaining) == 0 && t.LinkFindings == 0 {
 				status = "nothing to repair"
 			}
 			fmt.Fprintf(c.Stderr, "%s: %s\n", c.display(t.Root), status)
