@@ -25,12 +25,10 @@ package main
 // prefix: before and after, side by side in one run.
 
 import (
-	"bytes"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -83,48 +81,20 @@ func BenchmarkProcess(b *testing.B) {
 		add("base-", base)
 	}
 	env := append(os.Environ(), "HOME="+home, "CONTEXT_TREE_HOME="+filepath.Join(home, ".context-tree"))
-	run := func(c command) (wall, cpu time.Duration) {
-		cmd := exec.Command(c.bin, c.args...)
-		cmd.Dir, cmd.Env = c.dir, env
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		start := time.Now()
-		err := cmd.Run()
-		d := time.Since(start)
-		if err != nil || stdout.Len()+stderr.Len() == 0 {
-			b.Fatalf("%s %v: %v\n%s", c.bin, c.args, err, stderr.Bytes())
-		}
-		return d, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	}
-	for _, c := range cmds {
-		run(c) // warm the page cache
-	}
-	samples := make([][]time.Duration, len(cmds))
-	cpus := make([][]time.Duration, len(cmds))
-	i := 0
-	for b.Loop() {
-		for k := range cmds {
-			j := (i + k) % len(cmds) // rotate who goes first
-			wall, cpu := run(cmds[j])
-			samples[j], cpus[j] = append(samples[j], wall), append(cpus[j], cpu)
-		}
-		i++
-	}
-	median := func(ds []time.Duration) float64 {
-		s := slices.Clone(ds)
-		slices.Sort(s)
-		return float64(s[len(s)/2]) / float64(time.Millisecond)
-	}
+	samples, cpus := inTurns(b, len(cmds), func(j int) (time.Duration, time.Duration) {
+		c := cmds[j]
+		return timeProcess(b, c.dir, env, append([]string{c.bin}, c.args...)...)
+	})
 	floors := map[string]float64{}
 	for j, c := range cmds {
 		if c.name == "version" {
-			floors[c.prefix] = median(samples[j])
+			floors[c.prefix] = medianMs(samples[j])
 		}
 	}
 	for j, c := range cmds {
-		m := median(samples[j])
+		m := medianMs(samples[j])
 		b.ReportMetric(m, c.prefix+c.name+"-ms")
-		b.ReportMetric(median(cpus[j]), c.prefix+c.name+"-cpu-ms")
+		b.ReportMetric(medianMs(cpus[j]), c.prefix+c.name+"-cpu-ms")
 		if c.name != "version" {
 			b.ReportMetric(m/floors[c.prefix], c.prefix+c.name+"-x-floor")
 		}

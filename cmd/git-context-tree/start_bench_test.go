@@ -16,12 +16,10 @@ package main
 // one of an earlier commit) to the turns, reported as base-version.
 
 import (
-	"bytes"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 )
@@ -59,42 +57,13 @@ func BenchmarkStart(b *testing.B) {
 		cmds = append(cmds, command{"base-version", []string{base, "version"}})
 	}
 	env := append(os.Environ(), "HOME="+home, "CONTEXT_TREE_HOME="+filepath.Join(home, ".context-tree"))
-	run := func(c command) (wall, cpu time.Duration) {
-		cmd := exec.Command(c.argv[0], c.argv[1:]...)
-		cmd.Dir, cmd.Env = tmp, env
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		start := time.Now()
-		err := cmd.Run()
-		d := time.Since(start)
-		if err != nil || stdout.Len() == 0 {
-			b.Fatalf("%v: %v\n%s", c.argv, err, stderr.Bytes())
-		}
-		return d, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	}
-	for _, c := range cmds {
-		run(c) // warm the page cache
-	}
-	walls := make([][]time.Duration, len(cmds))
-	cpus := make([][]time.Duration, len(cmds))
-	i := 0
-	for b.Loop() {
-		for k := range cmds {
-			j := (i + k) % len(cmds) // rotate who goes first
-			wall, cpu := run(cmds[j])
-			walls[j], cpus[j] = append(walls[j], wall), append(cpus[j], cpu)
-		}
-		i++
-	}
-	median := func(ds []time.Duration) float64 {
-		s := slices.Clone(ds)
-		slices.Sort(s)
-		return float64(s[len(s)/2]) / float64(time.Millisecond)
-	}
+	walls, cpus := inTurns(b, len(cmds), func(j int) (time.Duration, time.Duration) {
+		return timeProcess(b, tmp, env, cmds[j].argv...)
+	})
 	for j, c := range cmds {
-		b.ReportMetric(median(walls[j]), c.name+"-ms")
-		b.ReportMetric(median(cpus[j]), c.name+"-cpu-ms")
+		b.ReportMetric(medianMs(walls[j]), c.name+"-ms")
+		b.ReportMetric(medianMs(cpus[j]), c.name+"-cpu-ms")
 	}
-	b.ReportMetric(median(walls[0])/median(walls[1]), "version-x-hello")
+	b.ReportMetric(medianMs(walls[0])/medianMs(walls[1]), "version-x-hello")
 	b.ReportMetric(0, "ns/op")
 }

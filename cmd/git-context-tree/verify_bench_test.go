@@ -94,42 +94,14 @@ func BenchmarkProcessVerify(b *testing.B) {
 			command{"floor-" + k, self, nil, append(slices.Clone(env), "GCT_READ_FLOOR="+dir)},
 		)
 	}
-	run := func(c command) (wall, cpu time.Duration) {
-		cmd := exec.Command(c.bin, c.args...)
-		cmd.Dir, cmd.Env = tmp, c.env
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		start := time.Now()
-		err := cmd.Run()
-		d := time.Since(start)
-		if err != nil || stdout.Len()+stderr.Len() == 0 {
-			b.Fatalf("%s %v: %v\n%s", c.bin, c.args, err, stderr.Bytes())
-		}
-		return d, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	}
-	for _, c := range cmds {
-		run(c) // warm the page cache
-	}
-	walls := make([][]time.Duration, len(cmds))
-	cpus := make([][]time.Duration, len(cmds))
-	i := 0
-	for b.Loop() {
-		for k := range cmds {
-			j := (i + k) % len(cmds) // rotate who goes first
-			wall, cpu := run(cmds[j])
-			walls[j], cpus[j] = append(walls[j], wall), append(cpus[j], cpu)
-		}
-		i++
-	}
-	median := func(ds []time.Duration) float64 {
-		s := slices.Clone(ds)
-		slices.Sort(s)
-		return float64(s[len(s)/2]) / float64(time.Millisecond)
-	}
+	walls, cpus := inTurns(b, len(cmds), func(j int) (time.Duration, time.Duration) {
+		c := cmds[j]
+		return timeProcess(b, tmp, c.env, append([]string{c.bin}, c.args...)...)
+	})
 	for j := 0; j < len(cmds); j += 2 {
 		k := strings.TrimPrefix(cmds[j].name, "verify-")
-		vc, fc := median(cpus[j]), median(cpus[j+1])
-		vw, fw := median(walls[j]), median(walls[j+1])
+		vc, fc := medianMs(cpus[j]), medianMs(cpus[j+1])
+		vw, fw := medianMs(walls[j]), medianMs(walls[j+1])
 		b.ReportMetric(vc, "verify-"+k+"-cpu-ms")
 		b.ReportMetric(fc, "floor-"+k+"-cpu-ms")
 		b.ReportMetric(vc/fc, "verify-"+k+"-cpu-x-floor")
