@@ -30,6 +30,11 @@ type FetchRecord struct {
 	// Verified maps each subtree to the newest commit of the branch
 	// whose tree of it verified (the last good one).
 	Verified map[string]string `json:"verified,omitempty"`
+	// Publishing is a commit being pushed to the branch (see Publish):
+	// once the push lands the ref moves to it before the record does, so
+	// a process killed in between leaves the ref there and this the only
+	// word that the tool put it there.
+	Publishing string `json:"publishing,omitempty"`
 }
 
 func (m *Managed) fetchedFile(repository string) (dir, name string, err error) {
@@ -51,16 +56,16 @@ func (m *Managed) loadFetched(repository string) map[string]FetchRecord {
 }
 
 // recordFetch remembers a successful fetch of branch (or, with a zero
-// at, a publication that moved it: the fetch time is kept). The caller
-// holds the repository lock, so read-modify-write loses no other branch's
-// record.
+// at, a publication that moved it: the fetch time is kept), which ends
+// any publication in progress. The caller holds the repository lock, so
+// read-modify-write loses no other branch's record.
 func (m *Managed) recordFetch(repository, branch, commit string, at time.Time) error {
 	records := m.loadFetched(repository)
 	rec := records[branch]
 	if !at.IsZero() {
 		rec.At = at.UTC()
 	}
-	rec.Commit = commit
+	rec.Commit, rec.Publishing = commit, ""
 	records[branch] = rec
 	return m.writeFetched(repository, records)
 }
@@ -135,6 +140,9 @@ func (m *Managed) recordedTip(ctx context.Context, cache, repository, branch str
 	}
 	if !ok || rec.Commit == "" {
 		return "", false, nil
+	}
+	if ref == rec.Publishing && ref != "" {
+		return ref, true, nil // a publication landed and was killed before recording it
 	}
 	if ref != rec.Commit {
 		return "", false, contracts.Errorf(contracts.CodeCacheTampered,

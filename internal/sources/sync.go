@@ -250,48 +250,6 @@ func (m *Managed) checkSubtree(ctx context.Context, cache, commit, subtree strin
 	return nil
 }
 
-// RecordPublished moves the cache's tip of branch to a commit just pushed
-// there and builds its snapshot (holding subtree, the session's, and what
-// the branch's previous snapshot held), so reads see what was published
-// without another sync.
-func (m *Managed) RecordPublished(ctx context.Context, repository, branch, subtree, commit string) error {
-	repo := strings.ToLower(repository)
-	unlock, err := m.LockRepository(repo)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	cache, err := m.openCache(ctx, repo)
-	if err != nil {
-		return err
-	}
-	// A publication killed while recording its commit leaves a ref lock or
-	// a half-made worktree record, as a killed sync does: clear them first.
-	if err := m.removeLeftoverWorktrees(ctx, cache, repo); err != nil {
-		return err
-	}
-	removeStaleRefLocks(cache, branch) // the repository lock is held
-	// The publisher checked the cache's ref against the record before
-	// pushing (TipIn); the record names the branch's previous snapshot.
-	previous := m.loadFetched(repo)[branch].Commit
-	if err := m.Git.UpdateRef(ctx, cache, cacheRef(branch), commit); err != nil {
-		return gitError(err)
-	}
-	if err := m.recordFetch(repo, branch, commit, time.Time{}); err != nil {
-		return err
-	}
-	// The published commit's blobs are all in the cache: finish wrote the
-	// new ones and the session's checkout needed the others.
-	path, err := m.ensureSnapshot(ctx, cache, repo, commit, []string{subtree}, previous, false)
-	if err != nil {
-		return err
-	}
-	// finish verified exactly this subtree before committing it.
-	m.recordVerdict(&Snapshot{Repository: repo, Commit: commit, Path: path}, subtree, verdict{OK: true})
-	m.writeGood(repo, branch, subtree, commit)
-	return nil
-}
-
 // lsPrefixes records the mode of each path on the way to a subtree, one
 // non-recursive ls-tree each, stopping at the first that is not a tree.
 func (m *Managed) lsPrefixes(ctx context.Context, cache, commit string, prefixes []string, modes map[string]string) error {

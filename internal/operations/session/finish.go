@@ -402,17 +402,22 @@ func commitMessage(s *contracts.Session, msg string) string {
 // origin. A rejection keeps the commit and the worktree.
 func publish(ctx context.Context, env operations.Env, s *contracts.Session) error {
 	// The cache's origin and configuration were checked by checkPinned at
-	// the start of this finish, under the session lock; its branch must
-	// be where the tool last brought it (a moved ref is CACHE_TAMPERED).
-	if _, err := env.Managed().TipIn(ctx, s.Repository.CommonDir, originRepository(s.Repository.Origin), s.TargetBranch); err != nil {
+	// the start of this finish, under the session lock; Publish checks
+	// that its branch is where the tool last brought it (a moved ref is
+	// CACHE_TAMPERED) and records the commit once the push lands.
+	landed, err := env.Managed().Publish(ctx, s.Repository.CommonDir, originRepository(s.Repository.Origin), s.TargetBranch, s.Subtree, s.Commit,
+		func() (bool, error) {
+			res, err := env.Git.Push(ctx, s.Repository.CommonDir, "origin", s.Commit, s.TargetBranch)
+			if err != nil {
+				return false, contracts.Errorf(contracts.CodePushFailed, "cannot push %.12s to %s: %v; the commit is kept on %s", s.Commit, s.Connection.Exact, err, s.Branch).
+					WithDetails(map[string]any{"session": s.ID, "commit": s.Commit})
+			}
+			return res != git.PushRejected, nil
+		})
+	if err != nil {
 		return err
 	}
-	res, err := env.Git.Push(ctx, s.Repository.CommonDir, "origin", s.Commit, s.TargetBranch)
-	if err != nil {
-		return contracts.Errorf(contracts.CodePushFailed, "cannot push %.12s to %s: %v; the commit is kept on %s", s.Commit, s.Connection.Exact, err, s.Branch).
-			WithDetails(map[string]any{"session": s.ID, "commit": s.Commit})
-	}
-	if res == git.PushRejected {
+	if !landed {
 		s.Rejected = true
 		if err := saveSession(env, s); err != nil {
 			return err
@@ -421,9 +426,6 @@ func publish(ctx context.Context, env operations.Env, s *contracts.Session) erro
 			"%s moved on since the session began, so %.12s is not a fast-forward; the commit is kept on %s in %s: run `git context-tree write update %s` to move it onto the new tip, then finish --publish again",
 			s.TargetBranch, s.Commit, s.Branch, s.Worktree, s.ID).WithDetails(map[string]any{"session": s.ID, "commit": s.Commit, "worktree": s.Worktree})
 	}
-	if err := recordPublished(ctx, env, s); err != nil {
-		return err
-	}
 	s.State, s.Rejected = contracts.SessionPublished, false
 	return saveSession(env, s)
 }
@@ -431,12 +433,6 @@ func publish(ctx context.Context, env operations.Env, s *contracts.Session) erro
 // originRepository turns a stored origin URL back into owner/repo.
 func originRepository(origin string) string {
 	return strings.TrimSuffix(strings.TrimPrefix(origin, "https://github.com/"), ".git")
-}
-
-// recordPublished makes the published commit the git source's current
-// snapshot, as a sync would find it.
-func recordPublished(ctx context.Context, env operations.Env, s *contracts.Session) error {
-	return env.Managed().RecordPublished(ctx, originRepository(s.Repository.Origin), s.TargetBranch, s.Subtree, s.Commit)
 }
 
 func refuse(s *contracts.Session, code contracts.ErrorCode, why string, paths []string) error {
