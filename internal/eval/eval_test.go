@@ -123,8 +123,11 @@ func TestParseSet(t *testing.T) {
 		t.Error("the digest depends on formatting")
 	}
 	for text, want := range map[string]string{
-		good + "extra = 1\n":                            "evals/s.toml:6: unknown key question.extra",
-		"[[question]]\nid = \"q1\"\nquestion = \"x\"\n": "has no criteria",
+		good + "extra = 1\n":                              "evals/s.toml: question 1 (q1): unknown key extra",
+		good + "[[question]]\nid = \"q2\"\nnotes.x = 1\n": "evals/s.toml: question 2 (q2): unknown key notes.x",
+		"title = \"t\"\n" + good:                          "evals/s.toml: unknown key title",
+		good + "id = = 1\n":                               "evals/s.toml:6: ",
+		"[[question]]\nid = \"q1\"\nquestion = \"x\"\n":   "has no criteria",
 		good + good: "appears twice",
 		"[[question]]\nid = \"bad id\"\nquestion = \"x\"\ncriteria = \"y\"\n": "must be",
 		"": "has no [[question]]",

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/pelletier/go-toml/v2"
+	"github.com/BurntSushi/toml"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -31,9 +31,16 @@ var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // repeated id is refused with its line.
 func ParseSet(name string, data []byte) (*Set, error) {
 	var s Set
-	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, setError(name, data, err)
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&s)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, contracts.Errorf(contracts.CodeEvalSetInvalid, "%s:%d: %s", name, pe.Position.Line, pe.Message)
+		}
+		return nil, contracts.Errorf(contracts.CodeEvalSetInvalid, "%s: %v", name, err)
+	}
+	if err := unknownKey(name, md, s.Question); err != nil {
+		return nil, err
 	}
 	if len(s.Question) == 0 {
 		return nil, contracts.Errorf(contracts.CodeEvalSetInvalid, "%s has no [[question]]", name)
@@ -56,19 +63,29 @@ func ParseSet(name string, data []byte) (*Set, error) {
 	return &s, nil
 }
 
-// setError words a decoding error with its line.
-func setError(name string, data []byte, err error) error {
-	var strict *toml.StrictMissingError
-	var de *toml.DecodeError
-	switch {
-	case errors.As(err, &strict) && len(strict.Errors) > 0:
-		row, _ := strict.Errors[0].Position()
-		return contracts.Errorf(contracts.CodeEvalSetInvalid, "%s:%d: unknown key %s (a question has id, question, criteria and tags)", name, row, strings.Join(strict.Errors[0].Key(), "."))
-	case errors.As(err, &de):
-		row, _ := de.Position()
-		return contracts.Errorf(contracts.CodeEvalSetInvalid, "%s:%d: %v", name, row, de)
+// unknownKey refuses the first key no field takes, naming its question
+// (keys are listed in the file's order; each [[question]] header is one).
+func unknownKey(name string, md toml.MetaData, questions []contracts.EvalQuestion) error {
+	undecoded := md.Undecoded()
+	if len(undecoded) == 0 {
+		return nil
 	}
-	return contracts.Errorf(contracts.CodeEvalSetInvalid, "%s: %v", name, err)
+	unknown := map[string]bool{}
+	for _, k := range undecoded {
+		unknown[k.String()] = true
+	}
+	n := 0
+	for _, k := range md.Keys() {
+		switch {
+		case len(k) == 1 && k[0] == "question":
+			n++
+		case unknown[k.String()] && len(k) > 1 && k[0] == "question" && n > 0 && n <= len(questions):
+			return contracts.Errorf(contracts.CodeEvalSetInvalid, "%s: question %d (%s): unknown key %s (a question has id, question, criteria and tags)", name, n, questions[n-1].ID, strings.Join(k[1:], "."))
+		case unknown[k.String()]:
+			return contracts.Errorf(contracts.CodeEvalSetInvalid, "%s: unknown key %s (a set holds only [[question]] tables)", name, k)
+		}
+	}
+	return contracts.Errorf(contracts.CodeEvalSetInvalid, "%s: unknown key %s", name, undecoded[0])
 }
 
 // Digest identifies a set's questions: the SHA-256 of their canonical
