@@ -1,10 +1,13 @@
 package test
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/git-context-tree/git-context-tree/internal/cli"
@@ -46,7 +49,22 @@ func runTests(m *testing.M) int {
 	// Before any test runs, and never again: in-process runs get their
 	// environment explicitly (cli.Process), so the process's is read only.
 	os.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	moreInFlight()
 	return m.Run()
+}
+
+// moreInFlight runs twice as many parallel tests as there are CPUs (at
+// least 4) unless -test.parallel was given: a scenario spends much of its
+// time waiting for child processes (git, agents' timeouts, background
+// runs), so with one in flight per CPU the CPUs idle and the package's
+// run was the README's test command's long pole.
+func moreInFlight() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(max(4, 2*runtime.GOMAXPROCS(0))))
+	}
 }
 
 // scratchProcess is a cli.Process for a command run outside the scripts:

@@ -125,11 +125,13 @@ func killEdit(i int, token uint64) string {
 	return fmt.Sprintf("---\ntitle: Area %d\n---\n\nEdit %d, token %016x.%s\n", i, i, token, strings.Repeat(" More.", i))
 }
 
-// killRuns is how many runs a kill loop makes: 50, or 5 under -short
-// (the first run is never killed; CI runs the full loops on their own).
+// killRuns is how many runs a kill loop makes: 50, or 3 under -short
+// (the first run of each kind is never killed, so -short is a smoke
+// test of the loop; CI's "long loops" step runs the full loops, and the
+// README's test command must stay within its time budget).
 func killRuns() int {
 	if testing.Short() {
-		return 5
+		return 3
 	}
 	return 50
 }
