@@ -165,6 +165,10 @@ var refusals = map[ErrorCode]bool{
 	CodeMessageSecret:      true,
 	CodeInitRepositoryRoot: true,
 	CodeRepositoryNotFound: true,
+	// A submodule or nested repository in a tree: finish refuses the
+	// session as it refuses ignored or hidden content, and sync or read
+	// refuse the fetched subtree; nothing is changed either way.
+	CodeNestedRepo: true,
 }
 
 // ExitCode is the process exit code the CLI uses for an error with this code.
