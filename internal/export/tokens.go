@@ -17,8 +17,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dlclark/regexp2/v2"
-
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
 
@@ -46,15 +44,6 @@ const DefaultEncoding = "o200k_base"
 // p50k_base and r50k_base would add about 0.5 MB more.
 var encodings = []string{"cl100k_base", "o200k_base"}
 
-// splitPatterns are the encodings' pre-tokenizers, as tiktoken publishes
-// them (in the form without possessive quantifiers, which regexp2 lacks).
-var splitPatterns = map[string]string{
-	"cl100k_base": `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
-	"o200k_base": `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?` +
-		`|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?` +
-		`|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
-}
-
 // vocabularies load each encoding once, on the first NewCounter for it.
 var vocabularies = map[string]func() (*vocabulary, error){
 	"cl100k_base": sync.OnceValues(func() (*vocabulary, error) { return loadVocabulary("cl100k_base") }),
@@ -63,7 +52,7 @@ var vocabularies = map[string]func() (*vocabulary, error){
 
 // vocabulary is an encoding's pre-tokenizer and its tokens' ranks.
 type vocabulary struct {
-	split *regexp2.Regexp
+	split splitter
 	ranks map[string]uint32
 }
 
@@ -100,15 +89,10 @@ func (c *Counter) Count(s string) int {
 	}
 	var m bpe
 	n := 0
-	match, err := c.vocab.split.FindStringMatch(s)
-	for err == nil && match != nil {
-		n += m.count(c.vocab.ranks, match.String())
-		match, err = c.vocab.split.FindNextMatch(match)
-	}
-	if err != nil {
-		// The pre-tokenizer gave up (regexp2's backtracking limit); a
-		// byte count is a safe bound.
-		return len(s)
+	for i := 0; i < len(s); {
+		end := c.vocab.split(s, i)
+		n += m.count(c.vocab.ranks, referencePiece(s[i:end]))
+		i = end
 	}
 	return n
 }
@@ -180,7 +164,7 @@ func rankOf(ranks map[string]uint32, token string) uint32 {
 }
 
 // loadVocabulary reads an encoding's embedded vocabulary (see
-// internal/gen.Encode for the format) and compiles its pre-tokenizer.
+// internal/gen.Encode for the format).
 func loadVocabulary(encoding string) (*vocabulary, error) {
 	raw, err := vocabData(encoding)
 	if err != nil {
@@ -195,13 +179,7 @@ func loadVocabulary(encoding string) (*vocabulary, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Compile, not MustCompile: the pattern is interpreted, never a
-	// code-generated engine another package may have registered for it.
-	split, err := regexp2.Compile(splitPatterns[encoding], regexp2.None)
-	if err != nil {
-		return nil, fmt.Errorf("compile pre-tokenizer: %w", err)
-	}
-	return &vocabulary{split: split, ranks: ranks}, nil
+	return &vocabulary{split: splitters[encoding], ranks: ranks}, nil
 }
 
 // vocabData is an embedded vocabulary, decompressed.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/google/go-cmp/cmp"
@@ -111,7 +113,17 @@ func countCorpus(t testing.TB) []string {
 	return corpus
 }
 
-// pieces is text split by a pre-tokenizer.
+// referencePatterns are the encodings' pre-tokenizers as tiktoken
+// publishes them (in the form without possessive quantifiers, which
+// regexp2 lacks): the reference our scanners (pretokenize.go) are held to.
+var referencePatterns = map[string]string{
+	"cl100k_base": `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+	"o200k_base": `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?` +
+		`|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?` +
+		`|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+}
+
+// pieces is text split by a regular expression.
 func pieces(t testing.TB, re *regexp2.Regexp, text string) []string {
 	t.Helper()
 	var out []string
@@ -126,18 +138,151 @@ func pieces(t testing.TB, re *regexp2.Regexp, text string) []string {
 	return out
 }
 
+// ourPieces is text split by an encoding's pre-tokenizer, each piece as
+// Count hands it to byte-pair merging.
+func ourPieces(enc, text string) []string {
+	var out []string
+	split := splitters[enc]
+	for i := 0; i < len(text); {
+		end := split(text, i)
+		out = append(out, referencePiece(text[i:end]))
+		i = end
+	}
+	return out
+}
+
+// referenceSplit is regexp2's interpreter of an encoding's pattern, which
+// reads it as tiktoken's own engines do: Compile, not MustCompile, so
+// never the engine tiktoken-go generated and registered for the pattern.
+func referenceSplit(t testing.TB, enc string) *regexp2.Regexp {
+	t.Helper()
+	re, err := regexp2.Compile(referencePatterns[enc], regexp2.None)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return re
+}
+
 // librarySplit is tiktoken-go's pre-tokenizer of an encoding: the engine
 // its codec package generated with regexp2cg and registered for the
 // pattern, which MustCompile returns in a binary that links the package.
 func librarySplit(enc string) *regexp2.Regexp {
-	return regexp2.MustCompile(splitPatterns[enc], regexp2.None)
+	return regexp2.MustCompile(referencePatterns[enc], regexp2.None)
 }
 
-// splitsAgree: tiktoken-go's generated pre-tokenizer splits text as ours
-// (regexp2's interpreter of the same pattern) does. They differ on some
-// whitespace runs, where ours follows tiktoken (TestCountWhereTheLibrarySplitsDifferently).
-func splitsAgree(t testing.TB, c *Counter, text string) bool {
-	return slices.Equal(pieces(t, librarySplit(c.Encoding), text), pieces(t, c.vocab.split, text))
+// splitsAgree: tiktoken-go's generated pre-tokenizer splits text as
+// regexp2's interpreter of the same pattern (and ours) does. They differ
+// on some whitespace runs, where ours follows tiktoken
+// (TestCountWhereTheLibrarySplitsDifferently).
+func splitsAgree(t testing.TB, reference *regexp2.Regexp, enc, text string) bool {
+	return slices.Equal(pieces(t, librarySplit(enc), text), pieces(t, reference, text))
+}
+
+// TestPretokenizeAgrees: our pre-tokenizers split as regexp2's
+// interpreter of the published patterns does, piece for piece, on the
+// counting corpus; on every text of up to three runes drawn from one
+// rune of each class the patterns tell apart, and of four from one rune
+// of each set of classes a rune can be in; and around every rune a
+// case-insensitive contraction could match.
+func TestPretokenizeAgrees(t *testing.T) {
+	corpus := countCorpus(t)
+	// Small, capital, title-case (Lt), modifier (Lm) and other (Lo)
+	// letters, a mark, numbers (Nd, No), the contractions' apostrophe and
+	// letters (ſ folds to s), spaces (ASCII, newlines, no-break,
+	// next-line), '/', other punctuation, an invalid byte.
+	corpus = append(corpus, allTexts(3, "a", "A", "ǅ", "ʰ", "日", "\u0301", "1", "²", "'", "s", "ſ", "l", "E",
+		" ", "\t", "\n", "\r", "\u00a0", "\u0085", "/", ".", "\xff")...)
+	corpus = append(corpus, allTexts(4, "s", "r", "ſ", "E", "L", "日", "\u0301", "1", "'",
+		" ", "\t", "\n", "\r", "/", ".", "\xff")...)
+	for r := range rune(unicode.MaxRune + 1) {
+		if r < utf8.RuneSelf || unicode.SimpleFold(r) != r || unicode.ToLower(r) != r {
+			for _, text := range []string{"1'", "a'", "A'r", "1'l"} {
+				corpus = append(corpus, text+string(r)+"x")
+			}
+		}
+	}
+	for _, enc := range Encodings() {
+		reference := referenceSplit(t, enc)
+		failures := 0
+		for _, text := range corpus {
+			want, got := pieces(t, reference, text), ourPieces(enc, text)
+			if slices.Equal(want, got) {
+				continue
+			}
+			t.Errorf("%s: %.60q is split differently from the pattern (-want +got):\n%s", enc, text, cmp.Diff(want, got))
+			if failures++; failures == 20 {
+				break
+			}
+		}
+	}
+}
+
+// allTexts is every text of one to n of the runes.
+func allTexts(n int, runes ...string) []string {
+	var texts, last []string
+	last = []string{""}
+	for range n {
+		var next []string
+		for _, text := range last {
+			for _, r := range runes {
+				next = append(next, text+r)
+			}
+		}
+		texts, last = append(texts, next...), next
+	}
+	return texts
+}
+
+// TestPretokenizeClasses: every rune is in the classes regexp2 reads in
+// the patterns: over a text of all runes in order, the runs each class
+// matches are the runs classify puts in it. (The ASCII classes and
+// the negated ones are held by TestPretokenizeAgrees.)
+func TestPretokenizeClasses(t *testing.T) {
+	var all strings.Builder
+	var runes []rune
+	for r := range rune(unicode.MaxRune + 1) {
+		if utf8.ValidRune(r) {
+			all.WriteRune(r)
+			runes = append(runes, r)
+		}
+	}
+	classes := []struct {
+		pattern string
+		in      func(runeClass) bool
+	}{
+		{`\p{L}`, func(c runeClass) bool { return c&classLetter != 0 }},
+		{`\p{N}`, func(c runeClass) bool { return c&classNumber != 0 }},
+		{`\s`, func(c runeClass) bool { return c&classSpace != 0 }},
+		{`[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`, func(c runeClass) bool { return c&classUpper != 0 }},
+		{`[\p{Ll}\p{Lm}\p{Lo}\p{M}]`, func(c runeClass) bool { return c&classLower != 0 }},
+	}
+	for _, class := range classes {
+		re, err := regexp2.Compile(class.pattern+"+", regexp2.None)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want, got [][2]rune
+		m, err := re.FindStringMatch(all.String())
+		for err == nil && m != nil {
+			want = append(want, [2]rune{runes[m.RuneIndex], runes[m.RuneIndex+m.RuneLength-1]})
+			m, err = re.FindNextMatch(m)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(runes); i++ {
+			if class.in(classify(runes[i])) {
+				first := runes[i]
+				for i+1 < len(runes) && class.in(classify(runes[i+1])) {
+					i++
+				}
+				got = append(got, [2]rune{first, runes[i]})
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: runes in the class differ, as ranges of runes (-regexp2 +classify):\n%s", class.pattern, diff)
+		}
+	}
 }
 
 // TestCountAgrees: our byte-pair merge counts as tiktoken-go does, for
@@ -148,8 +293,9 @@ func TestCountAgrees(t *testing.T) {
 	for _, enc := range Encodings() {
 		c := counter(t, enc)
 		lib := libraryCodec(t, enc)
+		reference := referenceSplit(t, enc)
 		for i, text := range corpus {
-			if !splitsAgree(t, c, text) {
+			if !splitsAgree(t, reference, enc, text) {
 				t.Errorf("%s: corpus[%d] (%.40q…) is split differently by tiktoken-go", enc, i, text)
 				continue
 			}
@@ -173,20 +319,22 @@ func TestCountWhereTheLibrarySplitsDifferently(t *testing.T) {
 	const text = "\n \n0"
 	for _, enc := range Encodings() {
 		c := counter(t, enc)
-		if got, want := pieces(t, c.vocab.split, text), []string{"\n \n", "0"}; !slices.Equal(got, want) {
+		if got, want := ourPieces(enc, text), []string{"\n \n", "0"}; !slices.Equal(got, want) {
 			t.Errorf("%s: split %q, want %q", enc, got, want)
 		}
 		if got := c.Count(text); got != 2 {
 			t.Errorf("%s: %q counts %d tokens, want 2", enc, text, got)
 		}
-		if splitsAgree(t, c, text) {
+		if splitsAgree(t, referenceSplit(t, enc), enc, text) {
 			t.Errorf("%s: tiktoken-go now splits %q as tiktoken does: make this case part of TestCountAgrees", enc, text)
 		}
 	}
 }
 
-// FuzzCountAgrees: as TestCountAgrees, on any text the two pre-tokenizers
-// split alike.
+// FuzzCountAgrees: on any text, our pre-tokenizers split as regexp2's
+// interpreter of the patterns does (TestPretokenizeAgrees) and, where
+// tiktoken-go's generated pre-tokenizer splits alike, we count as the
+// library does (TestCountAgrees).
 func FuzzCountAgrees(f *testing.F) {
 	for _, text := range countCorpus(f) {
 		if len(text) < 4096 {
@@ -195,13 +343,18 @@ func FuzzCountAgrees(f *testing.F) {
 	}
 	counters := map[string]*Counter{}
 	libs := map[string]*codec.Codec{}
+	references := map[string]*regexp2.Regexp{}
 	for _, enc := range Encodings() {
 		counters[enc] = counter(f, enc)
 		libs[enc] = libraryCodec(f, enc)
+		references[enc] = referenceSplit(f, enc)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, enc := range Encodings() {
-			if !splitsAgree(t, counters[enc], text) {
+			if diff := cmp.Diff(pieces(t, references[enc], text), ourPieces(enc, text)); diff != "" {
+				t.Fatalf("%s: %q is split differently from the pattern (-want +got):\n%s", enc, text, diff)
+			}
+			if !splitsAgree(t, references[enc], enc, text) {
 				t.Skip("tiktoken-go's generated pre-tokenizer splits differently")
 			}
 			want, err := libs[enc].Count(text)
