@@ -58,6 +58,11 @@ func Connect(ctx context.Context, env Env, req ConnectRequest) (*contracts.Conne
 	if err != nil {
 		return nil, err
 	}
+	if res.Changed && src.Kind == contracts.SourceDirectory && filepath.IsAbs(src.Path) {
+		warnings = append(warnings, fmt.Sprintf("%s lies outside the project, so it is declared by its absolute path: "+
+			"other clones of the project need the tree at that same place (a tree shared with others travels as a git source, "+
+			"`git context-tree connect <owner>/<repo> --ref <branch>`)", src.Path))
+	}
 	res.Warnings = append(warnings, res.Warnings...)
 	return res, nil
 }
