@@ -106,14 +106,21 @@ func checkWorktree(ctx context.Context, env operations.Env, s *contracts.Session
 	}
 	if ref != "refs/heads/"+s.Branch || head != wantHead {
 		details["head"], details["branch"] = head, strings.TrimPrefix(ref, "refs/heads/")
+		const never = "commits and branch switches in a session are never accepted, write finish commits what it verifies"
+		if ref == "refs/heads/"+s.Branch {
+			return contracts.Errorf(contracts.CodeSessionMoved,
+				"the session's branch %s moved from %.12s to %.12s (a commit made in the session): %s; "+
+					"to keep your edits, run `git reset --soft %s` in %s and finish again",
+				s.Branch, wantHead, head, never, wantHead, s.Worktree).WithDetails(details)
+		}
 		where := "a detached HEAD"
 		if ref != "HEAD" {
 			where = strings.TrimPrefix(ref, "refs/heads/")
 		}
 		return contracts.Errorf(contracts.CodeSessionMoved,
-			"the session is on %s at %.12s, not on %s at %.12s: commits and branch switches in a session are never accepted, write finish commits what it verifies; "+
+			"the session is on %s at %.12s, not on its branch %s at %.12s: %s; "+
 				"to keep your edits, run `git reset --soft %s` on branch %s in %s and finish again",
-			where, head, s.Branch, wantHead, wantHead, s.Branch, s.Worktree).WithDetails(details)
+			where, head, s.Branch, wantHead, never, wantHead, s.Branch, s.Worktree).WithDetails(details)
 	}
 	return nil
 }
