@@ -24,10 +24,11 @@ import (
 
 // The vocabularies are tiktoken-go's (github.com/tiktoken-go/tokenizer),
 // compiled in as compressed data (vocab/*.bin, written by go generate from
-// the pinned module through its own codecs; vocab/NOTICE carries its
-// licence) and read on first use: the library keeps them as Go map
-// literals, ~10 MB of binary. Counting is our own byte-pair merge over
-// them; TestVocabGenerated and TestCountAgrees check data and counts
+// the pinned module through its own codecs, each token literal bytes or
+// the pair of lower ranks it concatenates, see decodeTokens; vocab/NOTICE
+// carries its licence) and read on first use: the library keeps them as
+// Go map literals, ~10 MB of binary. Counting is our own byte-pair merge
+// over them; TestVocabGenerated and TestCountAgrees check data and counts
 // against the library, which is linked into tests only.
 
 //go:embed vocab/cl100k_base.bin vocab/o200k_base.bin
@@ -40,8 +41,8 @@ const DefaultEncoding = "o200k_base"
 
 // encodings are the vocabularies --encoding accepts, those of current
 // models. Each is embedded in the binary (counting never touches the
-// network) and costs its compressed size: 1.5 MB for both; the GPT-3 era's
-// p50k_base and r50k_base would add about 0.5 MB more.
+// network) and costs its compressed size: 1.1 MB for both (356 kB and
+// 768 kB); the GPT-3 era's p50k_base and r50k_base would add more.
 var encodings = []string{"cl100k_base", "o200k_base"}
 
 // vocabularies load each encoding once, on the first NewCounter for it.
@@ -170,14 +171,15 @@ func loadVocabulary(encoding string) (*vocabulary, error) {
 	if err != nil {
 		return nil, err
 	}
-	ranks := make(map[string]uint32, len(raw)/6)
-	err = eachToken(raw, func(rank int, token string) {
-		if token != "" {
-			ranks[token] = uint32(rank)
-		}
-	})
+	tokens, err := decodeTokens(raw)
 	if err != nil {
 		return nil, err
+	}
+	ranks := make(map[string]uint32, tokens.len())
+	for rank := range tokens.len() {
+		if token := tokens.at(rank); token != "" {
+			ranks[token] = uint32(rank)
+		}
 	}
 	return &vocabulary{split: splitters[encoding], ranks: ranks}, nil
 }
@@ -188,27 +190,99 @@ func vocabData(encoding string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read embedded vocabulary: %w", err)
 	}
+	return inflate(blob)
+}
+
+// inflate decompresses a vocabulary blob.
+func inflate(blob []byte) ([]byte, error) {
 	var raw bytes.Buffer
-	raw.Grow(2 * len(blob))
+	raw.Grow(3 * len(blob))
 	if _, err := raw.ReadFrom(flate.NewReader(bytes.NewReader(blob))); err != nil {
 		return nil, fmt.Errorf("decompress embedded vocabulary: %w", err)
 	}
 	return raw.Bytes(), nil
 }
 
-// eachToken calls yield with each token of a decompressed vocabulary in
-// rank order, "" for a rank with no token. The tokens are slices of one
-// string.
-func eachToken(raw []byte, yield func(rank int, token string)) error {
-	all := string(raw)
-	for rank, at := 0, 0; at < len(raw); rank++ {
-		n, w := binary.Uvarint(raw[at:])
-		if w <= 0 || uint64(len(raw)-at-w) < n {
-			return fmt.Errorf("embedded vocabulary is corrupt at rank %d", rank)
+// maxTokenLen bounds a rebuilt token, so that corrupt pairs cannot double
+// a token's length rank after rank; the longest token of either
+// vocabulary is 128 bytes.
+const maxTokenLen = 1 << 12
+
+// tokenList is a vocabulary's tokens in rank order, "" for a rank with
+// no token: slices of one string.
+type tokenList struct {
+	all  string
+	ends []uint32 // ends[r]: end of rank r's token in all; it starts at ends[r-1]
+}
+
+func (l *tokenList) len() int { return len(l.ends) }
+
+func (l *tokenList) at(rank int) string {
+	start := uint32(0)
+	if rank > 0 {
+		start = l.ends[rank-1]
+	}
+	return l.all[start:l.ends[rank]]
+}
+
+// decodeTokens rebuilds the tokens of a decompressed vocabulary. The data
+// hold one entry per rank (internal/gen.Encode): a literal, uvarint(0)
+// uvarint(len) and len bytes, or a pair, uvarint(left+1) uvarint(right),
+// whose token is the token of rank left followed by that of rank right,
+// both ranks lower than its own. The tokens are rebuilt in rank order
+// into one buffer.
+func decodeTokens(raw []byte) (*tokenList, error) {
+	var (
+		buf  = make([]byte, 0, 2*len(raw))
+		ends = make([]uint32, 0, len(raw)/3)
+	)
+	span := func(r uint64) []byte {
+		start := uint32(0)
+		if r > 0 {
+			start = ends[r-1]
+		}
+		return buf[start:ends[r]]
+	}
+	for at := 0; at < len(raw); {
+		rank := len(ends)
+		corrupt := func(why string) error {
+			return fmt.Errorf("embedded vocabulary is corrupt at rank %d: %s", rank, why)
+		}
+		first, w := binary.Uvarint(raw[at:])
+		if w <= 0 {
+			return nil, corrupt("truncated entry")
 		}
 		at += w
-		yield(rank, all[at:at+int(n)])
-		at += int(n)
+		second, w := binary.Uvarint(raw[at:])
+		if w <= 0 {
+			return nil, corrupt("truncated entry")
+		}
+		at += w
+		if first == 0 {
+			if uint64(len(raw)-at) < second {
+				return nil, corrupt("truncated token")
+			}
+			if second > maxTokenLen {
+				return nil, corrupt("token too long")
+			}
+			buf = append(buf, raw[at:at+int(second)]...)
+			at += int(second)
+		} else {
+			left := first - 1
+			if left >= uint64(rank) || second >= uint64(rank) {
+				return nil, corrupt(fmt.Sprintf("pair names ranks %d and %d, not both lower", left, second))
+			}
+			l, r := span(left), span(second)
+			if len(l)+len(r) > maxTokenLen {
+				return nil, corrupt("token too long")
+			}
+			buf = append(buf, l...)
+			buf = append(buf, r...)
+		}
+		if len(buf) > math.MaxUint32 {
+			return nil, corrupt("vocabulary too large")
+		}
+		ends = append(ends, uint32(len(buf)))
 	}
-	return nil
+	return &tokenList{all: string(buf), ends: ends}, nil
 }

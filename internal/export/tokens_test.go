@@ -43,10 +43,11 @@ func TestVocabGenerated(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v: run go generate ./internal/export", enc, err)
 		}
-		var got []string
-		if err := eachToken(raw, func(_ int, token string) { got = append(got, token) }); err != nil {
+		tokens, err := decodeTokens(raw)
+		if err != nil {
 			t.Fatalf("%s: %v: run go generate ./internal/export", enc, err)
 		}
+		got := tokenStrings(tokens)
 		if len(got) != len(want) {
 			t.Errorf("%s: %d ranks embedded, tiktoken-go %s has %d: run go generate ./internal/export", enc, len(got), version, len(want))
 			continue
@@ -57,6 +58,71 @@ func TestVocabGenerated(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// tokenStrings is a token list as a slice.
+func tokenStrings(l *tokenList) []string {
+	var s []string
+	for r := range l.len() {
+		s = append(s, l.at(r))
+	}
+	return s
+}
+
+// TestDecodeTokens: the embedded format read back from gen.Encode, and
+// the corrupt data decodeTokens refuses.
+func TestDecodeTokens(t *testing.T) {
+	tokens := []string{"a", "b", "", "ab", "c", "xyz", "abab", "abc", "bc", "ababc"}
+	blob, err := gen.Encode(tokens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := inflate(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := decodeTokens(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(tokens, tokenStrings(list)); diff != "" {
+		t.Errorf("decoded tokens (-want +got):\n%s", diff)
+	}
+
+	// Raw entries: literal = 0, len, bytes; pair = left+1, right.
+	lit := func(s string) []byte { return append([]byte{0, byte(len(s))}, s...) }
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	for _, c := range []struct {
+		name string
+		raw  []byte
+		want string // the error, "" for none
+	}{
+		{"pairs", cat(lit("a"), lit("b"), []byte{1, 1}, []byte{3, 0}), ""},
+		{"pair names its own rank", cat(lit("a"), lit("b"), []byte{1, 2}), "corrupt at rank 2: pair names ranks 0 and 2, not both lower"},
+		{"pair names a later rank", cat(lit("a"), lit("b"), []byte{4, 0}, lit("c")), "corrupt at rank 2: pair names ranks 3 and 0, not both lower"},
+		{"truncated pair", cat(lit("a"), []byte{1}), "corrupt at rank 1: truncated entry"},
+		{"truncated literal", cat(lit("a"), []byte{0, 3}, []byte("bc")), "corrupt at rank 1: truncated token"},
+		{"truncated uvarint", cat(lit("a"), []byte{0x80}), "corrupt at rank 1: truncated entry"},
+		{"token too long", cat(lit("a"), []byte{0, 0x81, 0x40}, bytes.Repeat([]byte("x"), 0x2001)), "corrupt at rank 1: token too long"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := decodeTokens(c.raw)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+				t.Errorf("decodeTokens = %q, want %q", got, c.want)
+			}
+		})
+	}
+	list, err = decodeTokens(cat(lit("a"), lit("b"), []byte{1, 1}, []byte{3, 0}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "ab", "aba"}, tokenStrings(list)); diff != "" {
+		t.Errorf("decoded pairs (-want +got):\n%s", diff)
 	}
 }
 

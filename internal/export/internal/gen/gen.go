@@ -61,14 +61,37 @@ func Tokens(encoding string) ([]string, error) {
 	return tokens, nil
 }
 
-// Encode is the blob of a vocabulary: for each rank in order, the token's
-// length as a uvarint (0 for a rank with no token) and its bytes, the whole
-// compressed with DEFLATE (RFC 1951).
+// Encode is the blob of a vocabulary. Each rank in order is written as
+// one entry, either a literal or a pair:
+//
+//	literal: uvarint(0) uvarint(len) bytes   (len 0: a rank with no token)
+//	pair:    uvarint(left+1) uvarint(right)  (the token is the token of rank
+//	                                          left followed by that of rank right)
+//
+// A pair names two ranks lower than its own, so a reader rebuilds the
+// tokens in rank order. Every token of two bytes or more of cl100k_base and
+// o200k_base is such a concatenation; of its possible splits the one with
+// the smallest left+right is written (the shortest first part on ties),
+// which keeps the numbers small and repetitive for DEFLATE. A token with no
+// split into lower ranks, and every single byte, is a literal. The whole
+// is compressed with DEFLATE (RFC 1951) at its best compression. Encode is
+// deterministic: the same tokens give the same bytes.
 func Encode(tokens []string) ([]byte, error) {
 	var raw []byte
-	for _, t := range tokens {
-		raw = binary.AppendUvarint(raw, uint64(len(t)))
-		raw = append(raw, t...)
+	lower := make(map[string]int, len(tokens)) // token -> its lowest rank so far
+	for rank, t := range tokens {
+		left, right, ok := split(lower, t)
+		if ok {
+			raw = binary.AppendUvarint(raw, uint64(left)+1)
+			raw = binary.AppendUvarint(raw, uint64(right))
+		} else {
+			raw = binary.AppendUvarint(raw, 0)
+			raw = binary.AppendUvarint(raw, uint64(len(t)))
+			raw = append(raw, t...)
+		}
+		if _, seen := lower[t]; !seen && t != "" {
+			lower[t] = rank
+		}
 	}
 	var b bytes.Buffer
 	w, err := flate.NewWriter(&b, flate.BestCompression)
@@ -82,6 +105,19 @@ func Encode(tokens []string) ([]byte, error) {
 		return nil, fmt.Errorf("compress vocabulary: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// split finds the split of token t into two tokens of lower rank (those in
+// lower) with the smallest sum of ranks, the shortest first part on ties.
+func split(lower map[string]int, t string) (left, right int, ok bool) {
+	for i := 1; i < len(t); i++ {
+		l, okl := lower[t[:i]]
+		r, okr := lower[t[i:]]
+		if okl && okr && (!ok || l+r < left+right) {
+			left, right, ok = l, r, true
+		}
+	}
+	return left, right, ok
 }
 
 // Locate returns the version of the tiktoken-go module the main module
