@@ -34,16 +34,48 @@ import (
 // the rest of the line as the path: a destination is a prefix of it, and a
 // climb within a prefix is a climb of the whole.
 func linksMayEscape(body []byte, depth int) bool {
-	for len(body) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(body, '\n'); i >= 0 {
-			line, body = body[:i], body[i+1:]
-		} else {
-			line, body = body, nil
+	return anyLineMayEscape(body, depth) && outsideCodeMayEscape(body, depth)
+}
+
+// anyLineMayEscape reports whether lineMayEscape holds for some line of
+// body, searching the whole body for the bytes that matter rather than
+// each line for each of them (most lines hold none).
+func anyLineMayEscape(body []byte, depth int) bool {
+	if bytes.IndexByte(body, '\\') >= 0 || bytes.IndexByte(body, '&') >= 0 || bytes.IndexByte(body, '%') >= 0 {
+		return true
+	}
+	ls, seen := 0, 0 // the start of the line holding the colon; body[:seen] is searched for it
+	for i := bytes.IndexByte(body, ':'); i >= 0; {
+		if k := bytes.LastIndexByte(body[seen:i], '\n'); k >= 0 {
+			ls = seen + k + 1
 		}
-		if lineMayEscape(line, depth) {
+		seen = i
+		if colonMayEscape(body[ls:], i-ls) {
 			return true
 		}
+		k := bytes.IndexByte(body[i+1:], ':')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	for i := bytes.Index(body, []byte("..")); i >= 0; {
+		ls := bytes.LastIndexByte(body[:i], '\n') + 1
+		le := len(body)
+		if k := bytes.IndexByte(body[i:], '\n'); k >= 0 {
+			le = i + k
+		}
+		if dotsMayEscape(body[ls:le], depth) {
+			return true
+		}
+		if le == len(body) {
+			break
+		}
+		k := bytes.Index(body[le+1:], []byte(".."))
+		if k < 0 {
+			break
+		}
+		i = le + 1 + k
 	}
 	return false
 }
@@ -70,20 +102,9 @@ func lineMayEscape(line []byte, depth int) bool {
 	if bytes.IndexByte(line, '\\') >= 0 || bytes.IndexByte(line, '&') >= 0 || bytes.IndexByte(line, '%') >= 0 {
 		return true
 	}
-	// A drive letter, "C:" or "/C:", or a file: URL (any case) where a
-	// destination may start.
 	for i := bytes.IndexByte(line, ':'); i >= 0; {
-		if i >= 4 && bytes.EqualFold(line[i-4:i], []byte("file")) && (i == 4 || startsDestination(line[i-5])) {
+		if colonMayEscape(line, i) {
 			return true
-		}
-		if i >= 1 && isAlpha(line[i-1]) {
-			j := i - 2
-			for j >= 0 && line[j] == '/' {
-				j--
-			}
-			if j < 0 || startsDestination(line[j]) {
-				return true
-			}
 		}
 		k := bytes.IndexByte(line[i+1:], ':')
 		if k < 0 {
@@ -91,18 +112,35 @@ func lineMayEscape(line []byte, depth int) bool {
 		}
 		i += 1 + k
 	}
-	// ".." segments. No path starting after the last ".." needs any level,
-	// so the scan starts there, with a path cut short at it: a path that
-	// ends earlier can only need more.
-	last := -1
-	for i := bytes.Index(line, []byte("..")); i >= 0; {
-		last = i
-		k := bytes.Index(line[i+1:], []byte(".."))
-		if k < 0 {
-			break
-		}
-		i += 1 + k
+	return dotsMayEscape(line, depth)
+}
+
+// colonMayEscape reports whether the colon at line[i] may end a drive
+// letter, "C:" or "/C:", or the scheme of a file: URL (any case), where a
+// destination may start. It reads only line[:i+1].
+func colonMayEscape(line []byte, i int) bool {
+	if i >= 4 && bytes.EqualFold(line[i-4:i], []byte("file")) && (i == 4 || startsDestination(line[i-5])) {
+		return true
 	}
+	if i >= 1 && isAlpha(line[i-1]) {
+		j := i - 2
+		for j >= 0 && line[j] == '/' {
+			j--
+		}
+		if j < 0 || startsDestination(line[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// dotsMayEscape reports whether ".." segments on line may climb above the
+// root from a document depth levels below it.
+func dotsMayEscape(line []byte, depth int) bool {
+	// No path starting after the last ".." needs any level, so the scan
+	// starts there, with a path cut short at it: a path that ends earlier
+	// can only need more.
+	last := bytes.LastIndex(line, []byte(".."))
 	if last < 0 {
 		return false
 	}

@@ -40,6 +40,13 @@ func checkQuickDocument(t testing.TB, data []byte) bool {
 // extractor finds a link leaving the tree from a directory depth levels deep.
 func checkLinksMayEscape(t testing.TB, x *LinkExtractor, body []byte, depth int) bool {
 	t.Helper()
+	perLine := false
+	for line := range bytes.SplitSeq(body, []byte("\n")) {
+		perLine = perLine || lineMayEscape(line, depth)
+	}
+	if whole := anyLineMayEscape(body, depth); whole != perLine {
+		t.Errorf("anyLineMayEscape(depth %d) = %v, lineMayEscape of some line %v:\n%s", depth, whole, perLine, body)
+	}
 	if linksMayEscape(body, depth) {
 		return true
 	}
@@ -107,6 +114,15 @@ func TestLinksMayEscape(t *testing.T) {
 		{"> - [a](../../x)", 1}, {"[a](  ../x)", 0}, {"[a](..\u00a0)", 0},
 		{"[a](file:///etc/passwd)", 3}, {"![i](FILE://host/x.png)", 0}, {"[r]: File:notes.md", 1}, {"see <file:///x>", 0},
 		{"[a](\u00a0file:x)", 0}, {"[r]:file:x", 0}, {"[a](<file:x y>)", 0},
+		// Code that is not code: what outsideCodeMayEscape must not skip.
+		{"- item\n\n    [a](../x)", 0}, {"para\n    [a](../x)", 0}, {"- item\n[a](../x)", 0},
+		{"  ```\n[a](../x)", 0}, {"```a`b\n[a](../x)\n```\n[b](../y)", 0}, {"> ```\n\n[a](../x)", 0},
+		{"<div>\n```\n</div>\n[a](../x)", 0}, {"```\nx\n``\n```\n[a](../x)", 0}, {"~~~\n```\n~~~\n[a](../x)", 0},
+		{"x `a\n\n[b](../x) `", 0}, {"x `a\n`[b](../x)`", 0}, {"[c](/y \"`\") [b](../x) `", 0},
+		{"[c]: /y '`'\n`[b](../x)`", 0}, {"x <a title='`'>`[b](../x)`", 0}, {"x \\`[b](../x)`", 0},
+		{"`` `[b](../x)` ``", 0}, {"``[b](../x)`", 0}, {"x\n```\ny\n```\n[a](../x)", 0}, {"# h\n[a](../x)", 0},
+		{"x\n\t[a](../x)", 0}, {"\n\n    x\n\u00a0   [a](../x)", 0}, {"    x\n  - y\n\n    [a](../x)", 0},
+		{"1. x\n\n    [a](../x)", 0}, {"[`x`](../x)", 0}, {"x `y` ](../x)", 0}, {"x `y\n# z\n` [a](../x)", 0},
 	}
 	for _, c := range escaping {
 		if !checkLinksMayEscape(t, x, []byte(c.body), c.depth) {
@@ -121,6 +137,13 @@ func TestLinksMayEscape(t *testing.T) {
 		{"[a](../x)", 1}, {"[a](../../x) [b](../y)", 2}, {"see `[a](x)` e.g. this... or that..", 0},
 		{"[a](/x/../y) and https://example.com/a/b", 0}, {"[up](../NODE.md): the parent", 1},
 		{"a profile: b, [c](prefile:x) <xfile:y> [d](file.md)", 0},
+		// Code: fenced, indented and in code spans of plain paragraphs.
+		{"```text\nsee [a](../../x) and ![b](../y)\n```\n\n[c](z.md)", 1},
+		{"# T\n\n~~~\n[a](../../x)\n  ~~~~ \nok [b](../y)", 1}, {"````\n[a](../x)\n```\n[b](../y)", 0},
+		{"p\n\n    indented code [a](../../x)\n    more\n\nq", 1}, {"# h\n    [a](../x)", 0},
+		{"- [a](x.md)\n- b\n\nafter\n\n    [a](../x)", 0},
+		{"Written as `[a](../../x)` it is only code.\n\nnext [b](../y)", 1},
+		{"two `` ` [a](../x) `` and\nmore `[b](../y)` text [c](z.md)", 0},
 	}
 	for _, c := range clear {
 		if checkLinksMayEscape(t, x, []byte(c.body), c.depth) {
@@ -174,7 +197,8 @@ func TestFastPathsOnGeneratedDocuments(t *testing.T) {
 	pieces := []string{":", ": ", " ", "  ", "\n", "\n  ", "\n- ", "- ", "#", " #", "'", "\"", "''", "\\", "&", "%2e",
 		"..", "../", "/", "/..", "(", ")", "[", "]", "](", "<", ">", "`", "```\n", "    ", "\t", "\r", "\x00", "\u00a0",
 		"\u2028", "\xff", "---\n", "...", "~", "null", "true", "1", "-", "|", ">-", "&a ", "*a", "!!str ", "{", "}", ",", "C:",
-		"title: x\n", "soft_links:\n", "schemaVersion: 1\n", "description:", "  - a.md\n", "[x]: ../../../y\n"}
+		"title: x\n", "soft_links:\n", "schemaVersion: 1\n", "description:", "  - a.md\n", "[x]: ../../../y\n",
+		"~~~\n", "\n\n    ", "\n```text\n", "``", "\n> ", "\n1. ", "\n# ", "<a href='`'>", "](../../../../x) "}
 	n := 3000
 	if testing.Short() {
 		n = 300
@@ -274,6 +298,8 @@ func FuzzLinksMayEscape(f *testing.F) {
 		"[a](../x) [b](/y/../z) <../c> [c]: ../../d\n`[e](../../f)`", "[a](</a b/../..>)", "x C:y (/D:z)",
 		"> - [a](x/../../y?q#f)", "[a](..\u00a0) [b](\u00a0/../x)",
 		"[a](file:///etc/passwd) ![i](FILE://h/x) [r]: File:x <fIlE:/y>", "profile: [a](xfile:y)",
+		"p\n\n```text\nsee [a](../../x)\n```\n\n    code [b](../../y)\n\nWritten as `[c](../../z)` it is only code.\n",
+		"- [a](x.md)\n\n    [b](../../y)\n\n# h\n    [c](../z)\n~~~\n[d](../w)\n  ~~~\nx `` ` `` ] [e](../v)",
 	} {
 		f.Add([]byte(s), uint8(0))
 		f.Add([]byte(s), uint8(2))
