@@ -135,8 +135,36 @@ func colonMayEscape(line []byte, i int) bool {
 }
 
 // dotsMayEscape reports whether ".." segments on line may climb above the
-// root from a document depth levels below it.
+// root from a document depth levels below it. A destination holds no space
+// unless written in "<...>", so on a line without '<' each word holding
+// ".." is scanned on its own (dotsMayEscapeIn), not the line up to its
+// last "..": prose between links is not read byte by byte.
 func dotsMayEscape(line []byte, depth int) bool {
+	if bytes.IndexByte(line, '<') >= 0 {
+		return dotsMayEscapeIn(line, depth)
+	}
+	for i := bytes.Index(line, []byte("..")); i >= 0; {
+		start := bytes.LastIndexByte(line[:i], ' ') + 1
+		end := len(line)
+		if k := bytes.IndexByte(line[i:], ' '); k >= 0 {
+			end = i + k
+		}
+		if dotsMayEscapeIn(line[start:end], depth) {
+			return true
+		}
+		k := bytes.Index(line[end:], []byte(".."))
+		if k < 0 {
+			break
+		}
+		i = end + k
+	}
+	return false
+}
+
+// dotsMayEscapeIn is dotsMayEscape reading all of the rest of line from
+// any place a destination may start (the start of line included) as its
+// path.
+func dotsMayEscapeIn(line []byte, depth int) bool {
 	// No path starting after the last ".." needs any level, so the scan
 	// starts there, with a path cut short at it: a path that ends earlier
 	// can only need more.
@@ -193,51 +221,54 @@ func levelNeeded(seg []byte, cont int) int {
 // CRLF, comments, tabs, anchors, deeper nesting, escapes, any doubt), which
 // ParseDocument must then parse.
 func quickDocument(rel string, data []byte, root bool) (*Document, bool) {
-	d, _, ok := quickRead(rel, data, root)
-	return d, ok
+	d, _, ok := quickRead(rel, data, root, true)
+	return &d, ok
 }
 
 // quickMeta is quickDocument for read's child summaries: the document's
 // title and description as ParseDocument reads them, when quickDocument
 // accepts it and neither is a block scalar (whose folding it does not do).
 func quickMeta(rel string, data []byte) (Meta, bool) {
-	d, known, ok := quickRead(rel, data, false)
+	d, known, ok := quickRead(rel, data, false, true)
 	if !ok || !known {
 		return Meta{}, false
 	}
 	return d.Meta, true
 }
 
-// quickRead is quickDocument, also saying whether Meta's title and
-// description were read (they were unless one is a block scalar).
-func quickRead(rel string, data []byte, root bool) (doc *Document, metaKnown, ok bool) {
+// quickRead is quickDocument, returning the document by value and also
+// saying whether Meta's title and description were read (they were unless
+// one is a block scalar). Without meta they are not copied out of data at
+// all (verify needs neither), and metaKnown is false.
+func quickRead(rel string, data []byte, root, meta bool) (doc Document, metaKnown, ok bool) {
 	if root {
-		return nil, false, false
+		return Document{}, false, false
 	}
 	first, rest, _ := cutLine(data)
 	if string(first) != "---" {
-		return nil, false, false
+		return Document{}, false, false
 	}
-	var h quickHeader
+	h := quickHeader{meta: meta}
 	for line := 2; len(rest) > 0; line++ {
 		l, next, _ := cutLine(rest)
 		if string(l) == "---" {
 			if !h.finish() || !h.hasTitle || !utf8.Valid(next) {
-				return nil, false, false
+				return Document{}, false, false
 			}
-			meta := Meta{Title: h.title, Description: h.description, SoftLinks: h.softLinks}
-			return &Document{Path: rel, Body: next, BodyLine: line + 1, Meta: meta}, !h.blockMeta, true
+			m := Meta{Title: h.title, Description: h.description, SoftLinks: h.softLinks}
+			return Document{Path: rel, Body: next, BodyLine: line + 1, Meta: m}, meta && !h.blockMeta, true
 		}
 		if !h.line(l, line) {
-			return nil, false, false
+			return Document{}, false, false
 		}
 		rest = next
 	}
-	return nil, false, false
+	return Document{}, false, false
 }
 
 // quickHeader is the state of quickDocument's line-by-line header reading.
 type quickHeader struct {
+	meta      bool   // copy out the title and description
 	keys      keySet // top-level keys
 	inner     keySet // keys of the mapping under key
 	key       []byte // the top-level key whose value may go on below
@@ -401,9 +432,13 @@ func (h *quickHeader) keyLine(l []byte) bool {
 		if !str || len(bytes.TrimSpace(s)) == 0 {
 			return false
 		}
-		if string(key) == "title" {
-			h.hasTitle, h.title = true, string(s)
-		} else {
+		switch {
+		case string(key) == "title":
+			h.hasTitle = true
+			if h.meta {
+				h.title = string(s)
+			}
+		case h.meta:
 			h.description = string(s)
 		}
 		return true
@@ -444,10 +479,14 @@ func (h *quickHeader) finish() bool {
 		switch string(h.key) {
 		case "title":
 			h.hasTitle = h.content
-			h.title = h.fold()
+			if h.meta {
+				h.title = h.fold()
+			}
 			return h.content
 		case "description":
-			h.description = h.fold()
+			if h.meta {
+				h.description = h.fold()
+			}
 			return h.content
 		}
 	}

@@ -20,7 +20,12 @@ import (
 // disagrees with it.
 func checkQuickDocument(t testing.TB, data []byte) bool {
 	t.Helper()
-	q, metaKnown, ok := quickRead("d/x.md", data, false)
+	q, metaKnown, ok := quickRead("d/x.md", data, false, true)
+	// verify's read, without title and description, accepts the same.
+	if v, _, vok := quickRead("d/x.md", data, false, false); vok != ok || ok && (!bytes.Equal(v.Body, q.Body) ||
+		v.BodyLine != q.BodyLine || !reflect.DeepEqual(v.Meta.SoftLinks, q.Meta.SoftLinks)) {
+		t.Errorf("quickRead without meta reads differently (ok %v, want %v):\n%s", vok, ok, data)
+	}
 	if !ok {
 		return false
 	}
