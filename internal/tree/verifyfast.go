@@ -245,12 +245,13 @@ func quickRead(rel string, data []byte, root, meta bool) (doc Document, metaKnow
 		return Document{}, false, false
 	}
 	first, rest, _ := cutLine(data)
-	if string(first) != "---" {
+	if !isDelimiter(first) {
 		return Document{}, false, false
 	}
 	h := quickHeader{meta: meta}
 	for line := 2; len(rest) > 0; line++ {
 		l, next, _ := cutLine(rest)
+		l = bytes.TrimSuffix(l, []byte("\r")) // CRLF, as YAML reads it
 		if string(l) == "---" {
 			if !h.finish() || !h.hasTitle || !utf8.Valid(next) {
 				return Document{}, false, false

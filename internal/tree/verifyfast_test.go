@@ -78,6 +78,8 @@ func TestQuickDocumentAccepts(t *testing.T) {
 		"---\ntitle: A\no:\n  k: v\n  j: [x]\n  title: 1\nk: 'w'\n---\n",
 		"---\ntitle: |\n  a: b\n  # c\ndescription: >-\n  d 'e'\n  f\n---\n",
 		"---\ntitle: >\n   x\n   y\ndescription: |-\n  z\n---\n",
+		"---\r\ntitle: A\r\n---\r\n", "---\r\ntitle: A \r\ndescription: |\r\n  x\r\n\r\n  y\r\nsoft_links:\r\n  - a.md\r\n---\r\nb\r\n",
+		"---\ntitle: 'B'\r\nsoft_links:\n  - b.md\r\n---\r\n",
 	} {
 		if !checkQuickDocument(t, []byte(s)) {
 			t.Errorf("quickDocument refused %q", s)
@@ -87,7 +89,7 @@ func TestQuickDocumentAccepts(t *testing.T) {
 
 func TestQuickDocumentRefuses(t *testing.T) {
 	for _, s := range []string{
-		"---\ntitle: A\n", "title: A\n", "\ufeff---\ntitle: A\n---\n", "---\r\ntitle: A\r\n---\r\n",
+		"---\ntitle: A\n", "title: A\n", "\ufeff---\ntitle: A\n---\n", "---\r\ntitle: A\r\r\n---\r\n", "---\r\ntitle: A\rb: c\r\n---\r\n",
 		"---\n---\n", "---\ndescription: x\n---\n", "---\ntitle:\n---\n", "---\ntitle: ''\n---\n",
 		"---\ntitle: true\n---\n", "---\ntitle: 12\n---\n", "---\ntitle: null\n---\n", "---\ntitle: ~\n---\n",
 		"---\ntitle: \"\u00a0\"\n---\n", "---\ntitle: A\ntitle: B\n---\n", "---\ntitle: A\nschemaVersion: 1\n---\n",
@@ -289,6 +291,7 @@ func FuzzQuickDocument(f *testing.F) {
 		"---\ntitle: A\no:\n  k: v\n  j: [x]\n  title: 1\nk: 'w'\n---\n",
 		"---\ntitle: |\n  a: b\n  # c\ndescription: >-\n  d 'e'\n  f\n---\n",
 		"---\ntitle: >\n   x\n   y\ndescription: |-\n  z\n---\n",
+		"---\r\ntitle: A \r\ndescription: >-\r\n  x\r\n  y\r\nsoft_links:\r\n  - a.md\r\no:\r\n  k: v\r\n---\r\nb\r\n",
 	} {
 		f.Add([]byte(s))
 	}
