@@ -209,25 +209,9 @@ func levelNeeded(seg []byte, cont int) int {
 	return max(0, cont-1)
 }
 
-// quickDocument parses a document whose frontmatter is plain, common YAML
-// that ParseDocument would accept without any finding: a mapping of simple
-// keys whose values are one-line scalars, block scalars, one-line flow
-// lists of words, block lists of one-line scalars or (for keys other than
-// title, description and soft_links) mappings of simple keys to one-line
-// scalars, with a non-empty string title, an optional non-empty string
-// description and an optional non-empty soft_links list of non-empty
-// strings. It returns the document's Body, BodyLine and Meta.SoftLinks (all
-// Verify needs) and true, or false for anything else (the root, a BOM,
-// CRLF, comments, tabs, anchors, deeper nesting, escapes, any doubt), which
-// ParseDocument must then parse.
-func quickDocument(rel string, data []byte, root bool) (*Document, bool) {
-	d, _, ok := quickRead(rel, data, root, true)
-	return &d, ok
-}
-
-// quickMeta is quickDocument for read's child summaries: the document's
-// title and description as ParseDocument reads them, when quickDocument
-// accepts it and neither is a block scalar (whose folding it does not do).
+// quickMeta is quickRead for read's child summaries: the document's title
+// and description as ParseDocument reads them, when quickRead accepts it
+// and neither is a block scalar (whose folding it does not do).
 func quickMeta(rel string, data []byte) (Meta, bool) {
 	d, known, ok := quickRead(rel, data, false, true)
 	if !ok || !known {
@@ -236,10 +220,20 @@ func quickMeta(rel string, data []byte) (Meta, bool) {
 	return d.Meta, true
 }
 
-// quickRead is quickDocument, returning the document by value and also
-// saying whether Meta's title and description were read (they were unless
-// one is a block scalar). Without meta they are not copied out of data at
-// all (verify needs neither), and metaKnown is false.
+// quickRead parses a document whose frontmatter is plain, common YAML that
+// ParseDocument would accept without any finding: a mapping of simple keys
+// whose values are one-line scalars, block scalars, one-line flow lists of
+// words, block lists of one-line scalars or (for keys other than title,
+// description and soft_links) mappings of simple keys to one-line scalars,
+// with a non-empty string title, an optional non-empty string description
+// and an optional non-empty soft_links list of non-empty strings, its lines
+// ended by LF or CRLF. It returns the document's Body, BodyLine and
+// Meta.SoftLinks (all Verify needs) and ok, or not ok for anything else (the
+// root, a BOM, a lone CR, comments, tabs, anchors, deeper nesting, escapes,
+// any doubt), which ParseDocument must then parse. With meta it also reads
+// the title and description, and metaKnown says it did (unless one is a
+// block scalar); without, they are not copied out of data (verify needs
+// neither) and metaKnown is false.
 func quickRead(rel string, data []byte, root, meta bool) (doc Document, metaKnown, ok bool) {
 	if root {
 		return Document{}, false, false
@@ -267,7 +261,7 @@ func quickRead(rel string, data []byte, root, meta bool) (doc Document, metaKnow
 	return Document{}, false, false
 }
 
-// quickHeader is the state of quickDocument's line-by-line header reading.
+// quickHeader is the state of quickRead's line-by-line header reading.
 type quickHeader struct {
 	meta      bool   // copy out the title and description
 	keys      keySet // top-level keys

@@ -16,7 +16,7 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/treegen"
 )
 
-// checkQuickDocument fails when quickDocument accepts data but ParseDocument
+// checkQuickDocument fails when quickRead accepts data but ParseDocument
 // disagrees with it.
 func checkQuickDocument(t testing.TB, data []byte) bool {
 	t.Helper()
@@ -31,11 +31,11 @@ func checkQuickDocument(t testing.TB, data []byte) bool {
 	}
 	d := ParseDocument("d/x.md", data, false)
 	if metaKnown && (q.Meta.Title != d.Meta.Title || q.Meta.Description != d.Meta.Description) {
-		t.Errorf("quickDocument read title %q, description %q; ParseDocument %q, %q:\n%s", q.Meta.Title, q.Meta.Description, d.Meta.Title, d.Meta.Description, data)
+		t.Errorf("quickRead read title %q, description %q; ParseDocument %q, %q:\n%s", q.Meta.Title, q.Meta.Description, d.Meta.Title, d.Meta.Description, data)
 	}
 	if len(d.Findings) > 0 || !bytes.Equal(q.Body, d.Body) || q.BodyLine != d.BodyLine ||
 		!reflect.DeepEqual(q.Meta.SoftLinks, d.Meta.SoftLinks) {
-		t.Errorf("quickDocument accepted a document ParseDocument reads differently:\n%s\nfindings %v\nbody line %d/%d\nsoft links %v\n      want %v",
+		t.Errorf("quickRead accepted a document ParseDocument reads differently:\n%s\nfindings %v\nbody line %d/%d\nsoft links %v\n      want %v",
 			data, d.Findings, q.BodyLine, d.BodyLine, q.Meta.SoftLinks, d.Meta.SoftLinks)
 	}
 	return true
@@ -82,7 +82,7 @@ func TestQuickDocumentAccepts(t *testing.T) {
 		"---\ntitle: 'B'\r\nsoft_links:\n  - b.md\r\n---\r\n",
 	} {
 		if !checkQuickDocument(t, []byte(s)) {
-			t.Errorf("quickDocument refused %q", s)
+			t.Errorf("quickRead refused %q", s)
 		}
 	}
 }
@@ -103,7 +103,7 @@ func TestQuickDocumentRefuses(t *testing.T) {
 		"---\ntitle: A\ndescription: |\n   a\n  b\n---\n", "---\ntitle: A\nd: >\n  \n  x\n---\n", "---\ntitle: A\n--- x\n---\n",
 	} {
 		if checkQuickDocument(t, []byte(s)) {
-			t.Errorf("quickDocument accepted %q", s)
+			t.Errorf("quickRead accepted %q", s)
 		}
 	}
 }
@@ -194,7 +194,7 @@ func TestFastPathsOnGeneratedDocuments(t *testing.T) {
 			clean++
 		}
 	}
-	t.Logf("%d documents: %d read by quickDocument, %d bodies cleared by linksMayEscape", len(files), quick, clean)
+	t.Logf("%d documents: %d read by quickRead, %d bodies cleared by linksMayEscape", len(files), quick, clean)
 	if quick < len(files)*3/4 || clean < len(files)/2 {
 		t.Errorf("fast paths take too few generated documents: %d and %d of %d", quick, clean, len(files))
 	}
@@ -282,7 +282,7 @@ func TestVerifyFastPathsAgree(t *testing.T) {
 	}
 }
 
-// FuzzQuickDocument checks quickDocument against ParseDocument on any input.
+// FuzzQuickDocument checks quickRead against ParseDocument on any input.
 func FuzzQuickDocument(f *testing.F) {
 	for _, s := range []string{
 		"---\ntitle: A\ndescription: B c.\nsoft_links:\n  - a.md\n  - /b/c.md#x\n  - ./d\n---\nbody\n",
