@@ -2,7 +2,10 @@
 
 package tree
 
-import "syscall"
+import (
+	"io/fs"
+	"syscall"
+)
 
 // openAtDirs is off where the syscall package has no openat: documents
 // are opened by path.
@@ -11,3 +14,5 @@ const openAtDirs = false
 func openNoFollowAt(int, string) (int, error) { return -1, syscall.ENOSYS }
 
 func openDirectory(string) (int, error) { return -1, syscall.ENOSYS }
+
+func listDirectory(int, string, []byte, func([]byte, fs.FileMode)) error { return syscall.ENOSYS }

@@ -175,8 +175,10 @@ func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
 			Message: fmt.Sprintf("document cannot be read: %v", unwrapPathError(err))})
 		return res
 	}
-	doc, quick := quickDocument(j.rel, data, j.root)
-	if !quick || !verifyFastPaths {
+	var doc *Document
+	if d, _, quick := quickRead(j.rel, data, j.root, j.links); quick && verifyFastPaths {
+		doc = &d
+	} else {
 		doc = ParseDocument(j.rel, data, j.root)
 	}
 	res.findings = doc.Findings

@@ -34,16 +34,48 @@ import (
 // the rest of the line as the path: a destination is a prefix of it, and a
 // climb within a prefix is a climb of the whole.
 func linksMayEscape(body []byte, depth int) bool {
-	for len(body) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(body, '\n'); i >= 0 {
-			line, body = body[:i], body[i+1:]
-		} else {
-			line, body = body, nil
+	return anyLineMayEscape(body, depth) && outsideCodeMayEscape(body, depth)
+}
+
+// anyLineMayEscape reports whether lineMayEscape holds for some line of
+// body, searching the whole body for the bytes that matter rather than
+// each line for each of them (most lines hold none).
+func anyLineMayEscape(body []byte, depth int) bool {
+	if bytes.IndexByte(body, '\\') >= 0 || bytes.IndexByte(body, '&') >= 0 || bytes.IndexByte(body, '%') >= 0 {
+		return true
+	}
+	ls, seen := 0, 0 // the start of the line holding the colon; body[:seen] is searched for it
+	for i := bytes.IndexByte(body, ':'); i >= 0; {
+		if k := bytes.LastIndexByte(body[seen:i], '\n'); k >= 0 {
+			ls = seen + k + 1
 		}
-		if lineMayEscape(line, depth) {
+		seen = i
+		if colonMayEscape(body[ls:], i-ls) {
 			return true
 		}
+		k := bytes.IndexByte(body[i+1:], ':')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	for i := bytes.Index(body, []byte("..")); i >= 0; {
+		ls := bytes.LastIndexByte(body[:i], '\n') + 1
+		le := len(body)
+		if k := bytes.IndexByte(body[i:], '\n'); k >= 0 {
+			le = i + k
+		}
+		if dotsMayEscape(body[ls:le], depth) {
+			return true
+		}
+		if le == len(body) {
+			break
+		}
+		k := bytes.Index(body[le+1:], []byte(".."))
+		if k < 0 {
+			break
+		}
+		i = le + 1 + k
 	}
 	return false
 }
@@ -70,20 +102,9 @@ func lineMayEscape(line []byte, depth int) bool {
 	if bytes.IndexByte(line, '\\') >= 0 || bytes.IndexByte(line, '&') >= 0 || bytes.IndexByte(line, '%') >= 0 {
 		return true
 	}
-	// A drive letter, "C:" or "/C:", or a file: URL (any case) where a
-	// destination may start.
 	for i := bytes.IndexByte(line, ':'); i >= 0; {
-		if i >= 4 && bytes.EqualFold(line[i-4:i], []byte("file")) && (i == 4 || startsDestination(line[i-5])) {
+		if colonMayEscape(line, i) {
 			return true
-		}
-		if i >= 1 && isAlpha(line[i-1]) {
-			j := i - 2
-			for j >= 0 && line[j] == '/' {
-				j--
-			}
-			if j < 0 || startsDestination(line[j]) {
-				return true
-			}
 		}
 		k := bytes.IndexByte(line[i+1:], ':')
 		if k < 0 {
@@ -91,18 +112,63 @@ func lineMayEscape(line []byte, depth int) bool {
 		}
 		i += 1 + k
 	}
-	// ".." segments. No path starting after the last ".." needs any level,
-	// so the scan starts there, with a path cut short at it: a path that
-	// ends earlier can only need more.
-	last := -1
+	return dotsMayEscape(line, depth)
+}
+
+// colonMayEscape reports whether the colon at line[i] may end a drive
+// letter, "C:" or "/C:", or the scheme of a file: URL (any case), where a
+// destination may start. It reads only line[:i+1].
+func colonMayEscape(line []byte, i int) bool {
+	if i >= 4 && bytes.EqualFold(line[i-4:i], []byte("file")) && (i == 4 || startsDestination(line[i-5])) {
+		return true
+	}
+	if i >= 1 && isAlpha(line[i-1]) {
+		j := i - 2
+		for j >= 0 && line[j] == '/' {
+			j--
+		}
+		if j < 0 || startsDestination(line[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// dotsMayEscape reports whether ".." segments on line may climb above the
+// root from a document depth levels below it. A destination holds no space
+// unless written in "<...>", so on a line without '<' each word holding
+// ".." is scanned on its own (dotsMayEscapeIn), not the line up to its
+// last "..": prose between links is not read byte by byte.
+func dotsMayEscape(line []byte, depth int) bool {
+	if bytes.IndexByte(line, '<') >= 0 {
+		return dotsMayEscapeIn(line, depth)
+	}
 	for i := bytes.Index(line, []byte("..")); i >= 0; {
-		last = i
-		k := bytes.Index(line[i+1:], []byte(".."))
+		start := bytes.LastIndexByte(line[:i], ' ') + 1
+		end := len(line)
+		if k := bytes.IndexByte(line[i:], ' '); k >= 0 {
+			end = i + k
+		}
+		if dotsMayEscapeIn(line[start:end], depth) {
+			return true
+		}
+		k := bytes.Index(line[end:], []byte(".."))
 		if k < 0 {
 			break
 		}
-		i += 1 + k
+		i = end + k
 	}
+	return false
+}
+
+// dotsMayEscapeIn is dotsMayEscape reading all of the rest of line from
+// any place a destination may start (the start of line included) as its
+// path.
+func dotsMayEscapeIn(line []byte, depth int) bool {
+	// No path starting after the last ".." needs any level, so the scan
+	// starts there, with a path cut short at it: a path that ends earlier
+	// can only need more.
+	last := bytes.LastIndex(line, []byte(".."))
 	if last < 0 {
 		return false
 	}
@@ -143,63 +209,61 @@ func levelNeeded(seg []byte, cont int) int {
 	return max(0, cont-1)
 }
 
-// quickDocument parses a document whose frontmatter is plain, common YAML
-// that ParseDocument would accept without any finding: a mapping of simple
-// keys whose values are one-line scalars, block scalars, one-line flow
-// lists of words, block lists of one-line scalars or (for keys other than
-// title, description and soft_links) mappings of simple keys to one-line
-// scalars, with a non-empty string title, an optional non-empty string
-// description and an optional non-empty soft_links list of non-empty
-// strings. It returns the document's Body, BodyLine and Meta.SoftLinks (all
-// Verify needs) and true, or false for anything else (the root, a BOM,
-// CRLF, comments, tabs, anchors, deeper nesting, escapes, any doubt), which
-// ParseDocument must then parse.
-func quickDocument(rel string, data []byte, root bool) (*Document, bool) {
-	d, _, ok := quickRead(rel, data, root)
-	return d, ok
-}
-
-// quickMeta is quickDocument for read's child summaries: the document's
-// title and description as ParseDocument reads them, when quickDocument
-// accepts it and neither is a block scalar (whose folding it does not do).
+// quickMeta is quickRead for read's child summaries: the document's title
+// and description as ParseDocument reads them, when quickRead accepts it
+// and neither is a block scalar (whose folding it does not do).
 func quickMeta(rel string, data []byte) (Meta, bool) {
-	d, known, ok := quickRead(rel, data, false)
+	d, known, ok := quickRead(rel, data, false, true)
 	if !ok || !known {
 		return Meta{}, false
 	}
 	return d.Meta, true
 }
 
-// quickRead is quickDocument, also saying whether Meta's title and
-// description were read (they were unless one is a block scalar).
-func quickRead(rel string, data []byte, root bool) (doc *Document, metaKnown, ok bool) {
+// quickRead parses a document whose frontmatter is plain, common YAML that
+// ParseDocument would accept without any finding: a mapping of simple keys
+// whose values are one-line scalars, block scalars, one-line flow lists of
+// words, block lists of one-line scalars or (for keys other than title,
+// description and soft_links) mappings of simple keys to one-line scalars,
+// with a non-empty string title, an optional non-empty string description
+// and an optional non-empty soft_links list of non-empty strings, its lines
+// ended by LF or CRLF. It returns the document's Body, BodyLine and
+// Meta.SoftLinks (all Verify needs) and ok, or not ok for anything else (the
+// root, a BOM, a lone CR, comments, tabs, anchors, deeper nesting, escapes,
+// any doubt), which ParseDocument must then parse. With meta it also reads
+// the title and description, and metaKnown says it did (unless one is a
+// block scalar); without, they are not copied out of data (verify needs
+// neither) and metaKnown is false.
+func quickRead(rel string, data []byte, root, meta bool) (doc Document, metaKnown, ok bool) {
 	if root {
-		return nil, false, false
+		return Document{}, false, false
 	}
 	first, rest, _ := cutLine(data)
-	if string(first) != "---" {
-		return nil, false, false
+	if !isDelimiter(first) {
+		return Document{}, false, false
 	}
-	var h quickHeader
+	h := quickHeader{meta: meta}
 	for line := 2; len(rest) > 0; line++ {
 		l, next, _ := cutLine(rest)
+		l = bytes.TrimSuffix(l, []byte("\r")) // CRLF, as YAML reads it
 		if string(l) == "---" {
 			if !h.finish() || !h.hasTitle || !utf8.Valid(next) {
-				return nil, false, false
+				return Document{}, false, false
 			}
-			meta := Meta{Title: h.title, Description: h.description, SoftLinks: h.softLinks}
-			return &Document{Path: rel, Body: next, BodyLine: line + 1, Meta: meta}, !h.blockMeta, true
+			m := Meta{Title: h.title, Description: h.description, SoftLinks: h.softLinks}
+			return Document{Path: rel, Body: next, BodyLine: line + 1, Meta: m}, meta && !h.blockMeta, true
 		}
 		if !h.line(l, line) {
-			return nil, false, false
+			return Document{}, false, false
 		}
 		rest = next
 	}
-	return nil, false, false
+	return Document{}, false, false
 }
 
-// quickHeader is the state of quickDocument's line-by-line header reading.
+// quickHeader is the state of quickRead's line-by-line header reading.
 type quickHeader struct {
+	meta      bool   // copy out the title and description
 	keys      keySet // top-level keys
 	inner     keySet // keys of the mapping under key
 	key       []byte // the top-level key whose value may go on below
@@ -363,9 +427,13 @@ func (h *quickHeader) keyLine(l []byte) bool {
 		if !str || len(bytes.TrimSpace(s)) == 0 {
 			return false
 		}
-		if string(key) == "title" {
-			h.hasTitle, h.title = true, string(s)
-		} else {
+		switch {
+		case string(key) == "title":
+			h.hasTitle = true
+			if h.meta {
+				h.title = string(s)
+			}
+		case h.meta:
 			h.description = string(s)
 		}
 		return true
@@ -406,10 +474,14 @@ func (h *quickHeader) finish() bool {
 		switch string(h.key) {
 		case "title":
 			h.hasTitle = h.content
-			h.title = h.fold()
+			if h.meta {
+				h.title = h.fold()
+			}
 			return h.content
 		case "description":
-			h.description = h.fold()
+			if h.meta {
+				h.description = h.fold()
+			}
 			return h.content
 		}
 	}

@@ -16,21 +16,26 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/treegen"
 )
 
-// checkQuickDocument fails when quickDocument accepts data but ParseDocument
+// checkQuickDocument fails when quickRead accepts data but ParseDocument
 // disagrees with it.
 func checkQuickDocument(t testing.TB, data []byte) bool {
 	t.Helper()
-	q, metaKnown, ok := quickRead("d/x.md", data, false)
+	q, metaKnown, ok := quickRead("d/x.md", data, false, true)
+	// verify's read, without title and description, accepts the same.
+	if v, _, vok := quickRead("d/x.md", data, false, false); vok != ok || ok && (!bytes.Equal(v.Body, q.Body) ||
+		v.BodyLine != q.BodyLine || !reflect.DeepEqual(v.Meta.SoftLinks, q.Meta.SoftLinks)) {
+		t.Errorf("quickRead without meta reads differently (ok %v, want %v):\n%s", vok, ok, data)
+	}
 	if !ok {
 		return false
 	}
 	d := ParseDocument("d/x.md", data, false)
 	if metaKnown && (q.Meta.Title != d.Meta.Title || q.Meta.Description != d.Meta.Description) {
-		t.Errorf("quickDocument read title %q, description %q; ParseDocument %q, %q:\n%s", q.Meta.Title, q.Meta.Description, d.Meta.Title, d.Meta.Description, data)
+		t.Errorf("quickRead read title %q, description %q; ParseDocument %q, %q:\n%s", q.Meta.Title, q.Meta.Description, d.Meta.Title, d.Meta.Description, data)
 	}
 	if len(d.Findings) > 0 || !bytes.Equal(q.Body, d.Body) || q.BodyLine != d.BodyLine ||
 		!reflect.DeepEqual(q.Meta.SoftLinks, d.Meta.SoftLinks) {
-		t.Errorf("quickDocument accepted a document ParseDocument reads differently:\n%s\nfindings %v\nbody line %d/%d\nsoft links %v\n      want %v",
+		t.Errorf("quickRead accepted a document ParseDocument reads differently:\n%s\nfindings %v\nbody line %d/%d\nsoft links %v\n      want %v",
 			data, d.Findings, q.BodyLine, d.BodyLine, q.Meta.SoftLinks, d.Meta.SoftLinks)
 	}
 	return true
@@ -40,6 +45,13 @@ func checkQuickDocument(t testing.TB, data []byte) bool {
 // extractor finds a link leaving the tree from a directory depth levels deep.
 func checkLinksMayEscape(t testing.TB, x *LinkExtractor, body []byte, depth int) bool {
 	t.Helper()
+	perLine := false
+	for line := range bytes.SplitSeq(body, []byte("\n")) {
+		perLine = perLine || lineMayEscape(line, depth)
+	}
+	if whole := anyLineMayEscape(body, depth); whole != perLine {
+		t.Errorf("anyLineMayEscape(depth %d) = %v, lineMayEscape of some line %v:\n%s", depth, whole, perLine, body)
+	}
 	if linksMayEscape(body, depth) {
 		return true
 	}
@@ -66,16 +78,18 @@ func TestQuickDocumentAccepts(t *testing.T) {
 		"---\ntitle: A\no:\n  k: v\n  j: [x]\n  title: 1\nk: 'w'\n---\n",
 		"---\ntitle: |\n  a: b\n  # c\ndescription: >-\n  d 'e'\n  f\n---\n",
 		"---\ntitle: >\n   x\n   y\ndescription: |-\n  z\n---\n",
+		"---\r\ntitle: A\r\n---\r\n", "---\r\ntitle: A \r\ndescription: |\r\n  x\r\n\r\n  y\r\nsoft_links:\r\n  - a.md\r\n---\r\nb\r\n",
+		"---\ntitle: 'B'\r\nsoft_links:\n  - b.md\r\n---\r\n",
 	} {
 		if !checkQuickDocument(t, []byte(s)) {
-			t.Errorf("quickDocument refused %q", s)
+			t.Errorf("quickRead refused %q", s)
 		}
 	}
 }
 
 func TestQuickDocumentRefuses(t *testing.T) {
 	for _, s := range []string{
-		"---\ntitle: A\n", "title: A\n", "\ufeff---\ntitle: A\n---\n", "---\r\ntitle: A\r\n---\r\n",
+		"---\ntitle: A\n", "title: A\n", "\ufeff---\ntitle: A\n---\n", "---\r\ntitle: A\r\r\n---\r\n", "---\r\ntitle: A\rb: c\r\n---\r\n",
 		"---\n---\n", "---\ndescription: x\n---\n", "---\ntitle:\n---\n", "---\ntitle: ''\n---\n",
 		"---\ntitle: true\n---\n", "---\ntitle: 12\n---\n", "---\ntitle: null\n---\n", "---\ntitle: ~\n---\n",
 		"---\ntitle: \"\u00a0\"\n---\n", "---\ntitle: A\ntitle: B\n---\n", "---\ntitle: A\nschemaVersion: 1\n---\n",
@@ -89,7 +103,7 @@ func TestQuickDocumentRefuses(t *testing.T) {
 		"---\ntitle: A\ndescription: |\n   a\n  b\n---\n", "---\ntitle: A\nd: >\n  \n  x\n---\n", "---\ntitle: A\n--- x\n---\n",
 	} {
 		if checkQuickDocument(t, []byte(s)) {
-			t.Errorf("quickDocument accepted %q", s)
+			t.Errorf("quickRead accepted %q", s)
 		}
 	}
 }
@@ -107,6 +121,15 @@ func TestLinksMayEscape(t *testing.T) {
 		{"> - [a](../../x)", 1}, {"[a](  ../x)", 0}, {"[a](..\u00a0)", 0},
 		{"[a](file:///etc/passwd)", 3}, {"![i](FILE://host/x.png)", 0}, {"[r]: File:notes.md", 1}, {"see <file:///x>", 0},
 		{"[a](\u00a0file:x)", 0}, {"[r]:file:x", 0}, {"[a](<file:x y>)", 0},
+		// Code that is not code: what outsideCodeMayEscape must not skip.
+		{"- item\n\n    [a](../x)", 0}, {"para\n    [a](../x)", 0}, {"- item\n[a](../x)", 0},
+		{"  ```\n[a](../x)", 0}, {"```a`b\n[a](../x)\n```\n[b](../y)", 0}, {"> ```\n\n[a](../x)", 0},
+		{"<div>\n```\n</div>\n[a](../x)", 0}, {"```\nx\n``\n```\n[a](../x)", 0}, {"~~~\n```\n~~~\n[a](../x)", 0},
+		{"x `a\n\n[b](../x) `", 0}, {"x `a\n`[b](../x)`", 0}, {"[c](/y \"`\") [b](../x) `", 0},
+		{"[c]: /y '`'\n`[b](../x)`", 0}, {"x <a title='`'>`[b](../x)`", 0}, {"x \\`[b](../x)`", 0},
+		{"`` `[b](../x)` ``", 0}, {"``[b](../x)`", 0}, {"x\n```\ny\n```\n[a](../x)", 0}, {"# h\n[a](../x)", 0},
+		{"x\n\t[a](../x)", 0}, {"\n\n    x\n\u00a0   [a](../x)", 0}, {"    x\n  - y\n\n    [a](../x)", 0},
+		{"1. x\n\n    [a](../x)", 0}, {"[`x`](../x)", 0}, {"x `y` ](../x)", 0}, {"x `y\n# z\n` [a](../x)", 0},
 	}
 	for _, c := range escaping {
 		if !checkLinksMayEscape(t, x, []byte(c.body), c.depth) {
@@ -121,6 +144,13 @@ func TestLinksMayEscape(t *testing.T) {
 		{"[a](../x)", 1}, {"[a](../../x) [b](../y)", 2}, {"see `[a](x)` e.g. this... or that..", 0},
 		{"[a](/x/../y) and https://example.com/a/b", 0}, {"[up](../NODE.md): the parent", 1},
 		{"a profile: b, [c](prefile:x) <xfile:y> [d](file.md)", 0},
+		// Code: fenced, indented and in code spans of plain paragraphs.
+		{"```text\nsee [a](../../x) and ![b](../y)\n```\n\n[c](z.md)", 1},
+		{"# T\n\n~~~\n[a](../../x)\n  ~~~~ \nok [b](../y)", 1}, {"````\n[a](../x)\n```\n[b](../y)", 0},
+		{"p\n\n    indented code [a](../../x)\n    more\n\nq", 1}, {"# h\n    [a](../x)", 0},
+		{"- [a](x.md)\n- b\n\nafter\n\n    [a](../x)", 0},
+		{"Written as `[a](../../x)` it is only code.\n\nnext [b](../y)", 1},
+		{"two `` ` [a](../x) `` and\nmore `[b](../y)` text [c](z.md)", 0},
 	}
 	for _, c := range clear {
 		if checkLinksMayEscape(t, x, []byte(c.body), c.depth) {
@@ -164,7 +194,7 @@ func TestFastPathsOnGeneratedDocuments(t *testing.T) {
 			clean++
 		}
 	}
-	t.Logf("%d documents: %d read by quickDocument, %d bodies cleared by linksMayEscape", len(files), quick, clean)
+	t.Logf("%d documents: %d read by quickRead, %d bodies cleared by linksMayEscape", len(files), quick, clean)
 	if quick < len(files)*3/4 || clean < len(files)/2 {
 		t.Errorf("fast paths take too few generated documents: %d and %d of %d", quick, clean, len(files))
 	}
@@ -174,7 +204,8 @@ func TestFastPathsOnGeneratedDocuments(t *testing.T) {
 	pieces := []string{":", ": ", " ", "  ", "\n", "\n  ", "\n- ", "- ", "#", " #", "'", "\"", "''", "\\", "&", "%2e",
 		"..", "../", "/", "/..", "(", ")", "[", "]", "](", "<", ">", "`", "```\n", "    ", "\t", "\r", "\x00", "\u00a0",
 		"\u2028", "\xff", "---\n", "...", "~", "null", "true", "1", "-", "|", ">-", "&a ", "*a", "!!str ", "{", "}", ",", "C:",
-		"title: x\n", "soft_links:\n", "schemaVersion: 1\n", "description:", "  - a.md\n", "[x]: ../../../y\n"}
+		"title: x\n", "soft_links:\n", "schemaVersion: 1\n", "description:", "  - a.md\n", "[x]: ../../../y\n",
+		"~~~\n", "\n\n    ", "\n```text\n", "``", "\n> ", "\n1. ", "\n# ", "<a href='`'>", "](../../../../x) "}
 	n := 3000
 	if testing.Short() {
 		n = 300
@@ -251,7 +282,7 @@ func TestVerifyFastPathsAgree(t *testing.T) {
 	}
 }
 
-// FuzzQuickDocument checks quickDocument against ParseDocument on any input.
+// FuzzQuickDocument checks quickRead against ParseDocument on any input.
 func FuzzQuickDocument(f *testing.F) {
 	for _, s := range []string{
 		"---\ntitle: A\ndescription: B c.\nsoft_links:\n  - a.md\n  - /b/c.md#x\n  - ./d\n---\nbody\n",
@@ -260,6 +291,7 @@ func FuzzQuickDocument(f *testing.F) {
 		"---\ntitle: A\no:\n  k: v\n  j: [x]\n  title: 1\nk: 'w'\n---\n",
 		"---\ntitle: |\n  a: b\n  # c\ndescription: >-\n  d 'e'\n  f\n---\n",
 		"---\ntitle: >\n   x\n   y\ndescription: |-\n  z\n---\n",
+		"---\r\ntitle: A \r\ndescription: >-\r\n  x\r\n  y\r\nsoft_links:\r\n  - a.md\r\no:\r\n  k: v\r\n---\r\nb\r\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -274,6 +306,8 @@ func FuzzLinksMayEscape(f *testing.F) {
 		"[a](../x) [b](/y/../z) <../c> [c]: ../../d\n`[e](../../f)`", "[a](</a b/../..>)", "x C:y (/D:z)",
 		"> - [a](x/../../y?q#f)", "[a](..\u00a0) [b](\u00a0/../x)",
 		"[a](file:///etc/passwd) ![i](FILE://h/x) [r]: File:x <fIlE:/y>", "profile: [a](xfile:y)",
+		"p\n\n```text\nsee [a](../../x)\n```\n\n    code [b](../../y)\n\nWritten as `[c](../../z)` it is only code.\n",
+		"- [a](x.md)\n\n    [b](../../y)\n\n# h\n    [c](../z)\n~~~\n[d](../w)\n  ~~~\nx `` ` `` ] [e](../v)",
 	} {
 		f.Add([]byte(s), uint8(0))
 		f.Add([]byte(s), uint8(2))

@@ -3,8 +3,8 @@ package tree
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -24,6 +24,7 @@ type walker struct {
 	// links asks every document's Markdown links to be listed, for the
 	// existence check (VerifyOptions.Links).
 	links bool
+	dents []byte // getdents64's buffer (openDir)
 }
 
 type docJob struct {
@@ -34,7 +35,7 @@ type docJob struct {
 	// dir is its directory, kept open by the walk so that the document is
 	// opened relative to it (diskContent on Linux; nil elsewhere). Every
 	// job of a batch shares it; the worker closes it after the batch.
-	dir *os.File
+	dir *dirHandle
 }
 
 func (w *walker) add(code contracts.FindingCode, rel, msg string) {
@@ -44,10 +45,18 @@ func (w *walker) add(code contracts.FindingCode, rel, msg string) {
 // walkDir lists one content directory and recurses into its subdirectories.
 func (w *walker) walkDir(rel string) {
 	var entries []fs.DirEntry
-	var dir *os.File
+	var dir *dirHandle
 	var err error
 	if disk, ok := w.src.(diskContent); ok && openAtDirs {
-		entries, dir, err = disk.openDir(rel)
+		if w.dents == nil {
+			w.dents = make([]byte, 32<<10)
+		}
+		var listed []dirEntry
+		listed, dir, err = disk.openDir(rel, w.dents)
+		entries = make([]fs.DirEntry, len(listed))
+		for i := range listed {
+			entries[i] = &listed[i]
+		}
 	} else {
 		entries, err = w.src.readDir(rel)
 	}
@@ -61,7 +70,12 @@ func (w *walker) walkDir(rel string) {
 	var batch []docJob
 	for _, e := range entries {
 		name := e.Name()
-		child := joinEntry(rel, name)
+		var child string
+		if de, ok := e.(*dirEntry); ok {
+			child = de.child
+		} else {
+			child = joinEntry(rel, name)
+		}
 		class := ClassOf(child)
 		if class == contracts.ClassInfrastructure {
 			continue
@@ -111,6 +125,16 @@ func (w *walker) walkDir(rel string) {
 	for _, d := range subdirs {
 		w.walkDir(d)
 	}
+}
+
+// joinEntryBytes is joinEntry of a name given as bytes, in one allocation.
+func joinEntryBytes(dir string, name []byte) string {
+	if dir == "." {
+		return string(name)
+	}
+	b := make([]byte, 0, len(dir)+1+len(name))
+	b = append(append(append(b, dir...), '/'), name...)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // joinEntry is path.Join(dir, name) for a clean directory and a name from
