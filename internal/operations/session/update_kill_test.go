@@ -59,6 +59,7 @@ func runStepHelper(spec string) int {
 // known, running --continue again (when the update is still recorded)
 // completes it, and finish --publish publishes exactly the resolved file.
 func TestKilledUpdateAndPruneLoseNothing(t *testing.T) {
+	skipKillLoopShort(t)
 	gh := fakegithub.New(t)
 	ctx := context.Background()
 	gh.Publish("acme/handbook", "main", map[string]string{"docs/NODE.md": killRoot, "docs/area/NODE.md": killArea})
