@@ -33,14 +33,16 @@ type indexContent struct {
 func newIndexContent(entries []IndexEntry, blobs map[string][]byte, results []DocResult) *indexContent {
 	c := &indexContent{dirs: map[string][]fs.DirEntry{".": nil}, blobs: blobs}
 	files := make([]indexEntry, len(entries)) // one allocation for every file's listing
+	// listed holds the directories listed in their parent. Not c.dirs: a
+	// directory has a listing as soon as a child is added to it, which
+	// may come before it is listed in its own parent (a/.notes/x.md
+	// sorts before a/NODE.md).
+	listed := map[string]bool{".": true}
 	for i, e := range entries {
 		p := e.Path
 		dir, name := splitPath(p)
-		for d := dir; d != "."; {
-			if _, ok := c.dirs[d]; ok {
-				break // d, and so every directory above it, is listed
-			}
-			c.dirs[d] = nil
+		for d := dir; !listed[d]; {
+			listed[d] = true // and so, after this loop, every directory above it
 			parent, base := splitPath(d)
 			c.dirs[parent] = append(c.dirs[parent], &indexEntry{name: base, mode: fs.ModeDir})
 			d = parent

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,4 +89,43 @@ func indexOf(t *testing.T, dir string) ([]IndexEntry, map[string][]byte) {
 		t.Fatal(err)
 	}
 	return entries, blobs
+}
+
+// TestVerifyIndexListsEveryDirectory: a directory whose first entry in the
+// index's order lies in a subdirectory (hidden, instruction-file named,
+// upper-case or digit names sort before NODE.md) is walked all the same:
+// the index's verification reports what the disk's does, missing indexes
+// and broken documents below such directories included.
+func TestVerifyIndexListsEveryDirectory(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"NODE.md":                   rootNode,
+		"a/.notes/x.md":             "infrastructure\n",
+		"a/NODE.md":                 doc("A", ""),
+		"a/bad.md":                  "no frontmatter\n",
+		"b/CLAUDE.md/inner.md":      "skipped\n",
+		"b/orphan.md":               doc("No index", ""),
+		"c/0first/NODE.md":          doc("First", ""),
+		"c/0first/Z/deep/nofm.md":   "no frontmatter\n",
+		"c/NODE.md":                 doc("C", "[out](../../../x)\n"),
+		"d/E/F/NODE.md":             doc("F", ""),
+		"d/E/F/x.md":                "no frontmatter\n",
+		"links.md":                  "---\ntitle: Links\nsoft_links: [a, c/0first, d/E/F, d/E/F/x.md, b]\n---\n",
+		"members/x/.hidden/y.md":    "skipped\n",
+		"members/x/NODE.md":         doc("X", ""),
+		"members/NODE.md":           doc("Members", ""),
+		"members/x/Upper/NODE.md":   doc("Upper", ""),
+		"members/x/Upper/broken.md": "---\ntitle: [unclosed\n---\n",
+	}
+	root := writeTree(t, files)
+	entries, blobs := indexOf(t, root)
+	slices.SortFunc(entries, func(a, b IndexEntry) int { return strings.Compare(a.Path, b.Path) })
+	want := Verify(root)
+	got := VerifyIndex(entries, blobs)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("VerifyIndex (-Verify of the disk +VerifyIndex):\n%s", diff)
+	}
+	if len(want.Findings) < 8 {
+		t.Errorf("only %d findings: the crafted tree did not register: %+v", len(want.Findings), want.Findings)
+	}
 }

@@ -39,6 +39,9 @@ import (
 //     from the staged cache.
 //   - OneStagedNew: the same as OneStaged, the staged document new each
 //     time (never seen before): what a commit's hook meets.
+//   - OneAdded: one new document (never seen before) staged in a
+//     directory HEAD holds, on a HEAD the check judged, against `git
+//     status --porcelain`. Goal: at most 1.5x.
 //   - NothingStaged: nothing under the tree staged (the fast path)
 //     against `git diff --cached --quiet`. Goal: at most 1.3x.
 //   - CodeOnlyCited: one code file staged that two documents cite (of
@@ -140,6 +143,14 @@ func BenchmarkVerifyStaged(b *testing.B) {
 	if base != "" {
 		baseStaged = command(baseEnv, base, []string{"verify", "--staged"})
 	}
+	// judge runs the check as the hook of a commit would, for each build
+	// in its own git directory: HEAD judged for the delta path.
+	judge := func() {
+		staged()
+		if baseStaged != nil {
+			baseStaged()
+		}
+	}
 	dropCache := func() {
 		for _, gitDir := range []string{filepath.Join(repo, ".git"), baseGit} {
 			if err := os.RemoveAll(filepath.Join(gitDir, cacheDir)); err != nil {
@@ -206,7 +217,7 @@ func BenchmarkVerifyStaged(b *testing.B) {
 	// HEAD judged, as the hook of the commit that made it judged it: the
 	// delta path (delta.go) applies.
 	git("reset", "-q")
-	staged()
+	judge()
 	git("add", "docs/ctx/NODE.md")
 	b.Run("OneStaged", func(b *testing.B) { side(b, nothing, status, "git-status") })
 	// The same without the delta path's records: the whole tree walked,
@@ -220,7 +231,7 @@ func BenchmarkVerifyStaged(b *testing.B) {
 	}
 	b.Run("OneStagedWhole", func(b *testing.B) { side(b, dropStates, status, "git-status") })
 	git("reset", "-q")
-	staged()
+	judge()
 	git("add", "docs/ctx/NODE.md")
 	// What a hook meets: a document staged with content never verified
 	// before (one cache miss, and the journal written).
@@ -233,6 +244,36 @@ func BenchmarkVerifyStaged(b *testing.B) {
 		git("add", "docs/ctx/NODE.md")
 	}
 	b.Run("OneStagedNew", func(b *testing.B) { side(b, stageNew, status, "git-status") })
+	// A commit that adds one document, new each time, to a directory HEAD
+	// holds (the first subdirectory of the tree): the previous one
+	// unstaged and removed before.
+	git("reset", "-q")
+	addDir, err := firstSubdir(tree)
+	if err != nil {
+		b.Fatal(err)
+	}
+	added := ""
+	addNew := func() {
+		if added != "" {
+			git("reset", "-q", "--", added)
+			if err := os.Remove(filepath.Join(repo, added)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		n++
+		added = fmt.Sprintf("docs/ctx/%s/added-%d.md", addDir, n)
+		if err := os.WriteFile(filepath.Join(repo, added), fmt.Appendf(nil, "---\ntitle: Added %d\nsoft_links:\n  - %s\n---\n\nA new document.\n", n, addDir), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		git("add", added)
+	}
+	b.Run("OneAdded", func(b *testing.B) { side(b, addNew, status, "git-status") })
+	if added != "" {
+		git("reset", "-q", "--", added)
+		if err := os.Remove(filepath.Join(repo, added)); err != nil {
+			b.Fatal(err)
+		}
+	}
 	git("reset", "-q") // leaves the cache tree of docs/ctx invalid: hashed
 	diff := command(nil, "git", []string{"diff", "--cached", "--quiet"}, 1)
 	b.Run("NothingStaged", func(b *testing.B) { side(b, nothing, diff, "git-diff-cached") })
@@ -252,6 +293,21 @@ func BenchmarkVerifyStaged(b *testing.B) {
 		}
 	}
 	b.Run("CodeOnlyCitedNoIndex", func(b *testing.B) { side(b, dropCitations, diff, "git-diff-cached") })
+}
+
+// firstSubdir names the first subdirectory of dir (in name order) that
+// has a NODE.md.
+func firstSubdir(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), "NODE.md")); e.IsDir() && err == nil {
+			return e.Name(), nil
+		}
+	}
+	return "", fmt.Errorf("%s has no subdirectory with a NODE.md", dir)
 }
 
 // citedFiles is the number of code files under src/ the citing documents

@@ -1,18 +1,54 @@
 package staged
 
 // The delta path: most commits of a tree edit a few of its documents in
-// place. When the tree as HEAD holds it is known to verify (its tree id
-// is in verified-trees) and the commit only changes the content of regular
-// files already there (same paths, same modes), everything that depends
-// on the rest of the tree is HEAD's: the same directories and NODE.md
-// files, the same linkable paths, no symlink or gitlink (a tree that
-// verified has none the walk reaches). What the commit holds then verifies
-// exactly when each edited document does on its own (tree.CheckDocument)
-// and its soft links name documents or indexed directories of HEAD's tree
-// (asked of the open cat-file, path by path). No index is listed and no
-// other document is looked at: the work is that of the edit, plus the
-// diff git runs anyway. TestDeltaEqualsFullVerify holds it to the full
-// verification of the index.
+// place or add a few. When the tree as HEAD holds it is known to verify
+// (its tree id is in verified-trees) and the commit only changes the
+// content of regular files already there (same paths, same modes) or
+// adds regular files to directories HEAD has, everything that depends on
+// the rest of the tree is HEAD's: the same directories and NODE.md files,
+// no symlink or gitlink (a tree that verified has none the walk reaches),
+// the same linkable paths plus the added documents. What the commit holds
+// then verifies exactly when each edited or added document does on its
+// own (tree.CheckDocument) and its soft links name documents or indexed
+// directories of HEAD's tree or documents the commit adds (HEAD's asked
+// of the open cat-file, path by path). No index is listed and no other
+// document is looked at: the work is that of the change, plus the diff
+// git runs anyway. TestDeltaEqualsFullVerify and TestDeltaAdditions hold
+// it to the full verification of the index.
+//
+// Why that is the whole verification (tree.verifyContent and walkDir are
+// every check S16 makes; the Markdown-link, anchor and wikilink checks
+// that compare documents with each other are opt-in, verify --links, and
+// never part of the hook):
+//   - Per directory: it is read and counted, and must hold a regular
+//     NODE.md. An addition lands in a directory HEAD holds that the walk
+//     reaches, so it already has its NODE.md (HEAD verified) and the
+//     count is unchanged; a new NODE.md, or anything in a new directory,
+//     takes the full path. Nothing is deleted the walk could see, so no
+//     directory or NODE.md goes away, and an added path cannot replace a
+//     directory: git's index holds no file beside files below the same
+//     path, and every directory the walk reaches holds a NODE.md the
+//     walk reaches, whose deletion would show.
+//   - Per entry: a name that is not UTF-8 is a finding (an addition with
+//     one takes the full path; HEAD's names are all valid); a symlink or
+//     gitlink is a finding (an addition of one takes the full path); a
+//     regular file is a document (counted, Member or Normal by its
+//     class) or an asset (counted). The counts are HEAD's (tree-states)
+//     plus the added files'.
+//   - Per document: its findings depend on its path and bytes alone
+//     (tree.CheckDocument), so only edited and added ones change.
+//   - Soft links: each is checked against the set of linkable paths.
+//     Additions only grow that set (edits and unseen changes leave it
+//     alone), and HEAD's unchanged documents had no broken soft link, so
+//     they have none now; edited and added documents are checked against
+//     HEAD's set plus the added documents, the relative-path hint too.
+//   - Nothing else compares documents: no check of titles, ids, order,
+//     case or of what a NODE.md mentions. Names differing only in case
+//     are separate paths for the index's walk as for git.
+//   - Paths the walk never reaches (tree.WalkReaches: below hidden or
+//     infrastructure directories, instruction-file names) are never
+//     listed, whatever the change; a document there is parsed for its
+//     citations, as the full path parses it, and reports nothing.
 //
 // A commit's tree id is not known before it is made (git write-tree would
 // write the index), so a passing check leaves a pending record in
@@ -20,7 +56,8 @@ package staged
 // what it scanned. The next check finds HEAD's new tree unknown, and
 // proves it is that record's tree plus those changes by diffing the two
 // trees through cat-file (Batch.DiffTrees): then it is verified, and its
-// citations are HEAD's old ones with the edited documents' replaced.
+// citations are HEAD's old ones with the changed documents' replaced
+// (an added document's added, a deleted one's dropped).
 
 import (
 	"encoding/binary"
@@ -29,6 +66,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -138,13 +176,20 @@ func (s *treeStates) save() {
 // treeDelta is the commit's changes below one tree, tree-relative.
 type treeDelta struct {
 	changes []git.TreeChange // Path tree-relative
-	edits   bool             // only content edits of regular files in place
+	// local: only content edits of regular files in place, additions of
+	// regular files and changes the walk never sees, nothing at the
+	// prefix or above it.
+	local bool
 }
 
+// isRegular reports a git mode of a regular file.
+func isRegular(mode string) bool { return mode == "100644" || mode == "100755" }
+
 // deltaOf takes the changes below prefix. A change at the prefix itself
-// or above it (the tree replaced by a file or symlink) is no edit.
+// or above it (the tree replaced by a file or symlink) is not local; a
+// change of a path the walk never reaches (tree.WalkReaches) always is.
 func deltaOf(changes []git.TreeChange, prefix string) treeDelta {
-	d := treeDelta{edits: true}
+	d := treeDelta{local: true}
 	for _, c := range changes {
 		if !under(c.Path, prefix) && !under(prefix, c.Path) {
 			continue
@@ -154,13 +199,18 @@ func deltaOf(changes []git.TreeChange, prefix string) treeDelta {
 			rel, ok = c.Path, true
 		}
 		if !ok {
-			d.edits = false
+			d.local = false
 			continue
 		}
 		c.Path = rel
 		d.changes = append(d.changes, c)
-		if c.OldMode != c.NewMode || (c.NewMode != "100644" && c.NewMode != "100755") {
-			d.edits = false
+		if !tree.WalkReaches(rel) {
+			continue // the walk never lists it: any change is local
+		}
+		edit := c.OldMode == c.NewMode && isRegular(c.NewMode)
+		added := c.OldMode == "000000" && isRegular(c.NewMode)
+		if !edit && !added {
+			d.local = false
 		}
 	}
 	return d
@@ -171,16 +221,50 @@ func deltaOf(changes []git.TreeChange, prefix string) treeDelta {
 // prefix; citing, when notes are wanted, is what HEAD's tree cites.
 func (r *run) deltaReport(t declared, head git.IndexEntry, d treeDelta, states *treeStates) (*contracts.TreeReport, []tree.DocResult, []doc, bool, error) {
 	scanned, known := states.scan(head.ID)
-	if head.Mode != "040000" || !r.verified.has(head.ID) || !known || !d.edits {
+	if head.Mode != "040000" || !r.verified.has(head.ID) || !known || !d.local || len(d.changes) > pendingMaxChanges {
 		return nil, nil, nil, false, nil
 	}
+	lk := &headLinkable{objects: r.objects, tree: head.ID, known: map[string]string{}, added: map[string]bool{}}
+	// Additions the walk reaches must land in a directory HEAD holds:
+	// asked of cat-file together.
+	var dirs []string
+	for _, c := range d.changes {
+		if c.OldMode == "000000" && tree.WalkReaches(c.Path) {
+			dirs = append(dirs, path.Dir(c.Path))
+		}
+	}
+	lk.ask(dirs)
 	var docs []doc
 	for _, c := range d.changes {
-		if tree.WantsBlob(tree.IndexEntry{Path: c.Path, Mode: c.NewMode}) {
+		reached := tree.WalkReaches(c.Path)
+		if c.OldMode == "000000" && reached {
+			name := path.Base(c.Path)
+			if !utf8.ValidString(name) || name == tree.NodeFile || !lk.isDir(path.Dir(c.Path)) {
+				return nil, nil, nil, false, nil
+			}
+			if !tree.IsDocumentName(name) {
+				scanned.Assets++
+				continue
+			}
+			lk.added[c.Path] = true
+			scanned.Documents++
+			if tree.ClassOf(c.Path) == contracts.ClassMember {
+				scanned.Member++
+			} else {
+				scanned.Normal++
+			}
+		}
+		// A document the walk does not reach (below a directory named
+		// like an instruction file) is parsed for its citations, as the
+		// full path parses it, but reports nothing.
+		if isRegular(c.NewMode) && tree.WantsBlob(tree.IndexEntry{Path: c.Path, Mode: c.NewMode}) {
 			docs = append(docs, doc{rel: c.Path, id: c.NewID})
 		}
 	}
-	if len(docs) > deltaMaxDocs {
+	if lk.err != nil {
+		return nil, nil, nil, false, gitErr(lk.err)
+	}
+	if lk.unaskable || len(docs) > deltaMaxDocs {
 		return nil, nil, nil, false, nil
 	}
 	root := filepath.Join(r.top, filepath.FromSlash(t.prefix))
@@ -189,9 +273,11 @@ func (r *run) deltaReport(t declared, head git.IndexEntry, d treeDelta, states *
 	if err != nil {
 		return nil, nil, nil, false, gitErr(err)
 	}
-	lk := &headLinkable{objects: r.objects, tree: head.ID, known: map[string]bool{}}
 	findings := []contracts.Finding{}
 	for i, res := range results {
+		if !tree.WalkReaches(docs[i].rel) {
+			continue
+		}
 		findings = append(findings, res.Findings...)
 		findings = append(findings, tree.CheckSoftLinks(docs[i].rel, res.SoftLinks, lk.linkable)...)
 	}
@@ -207,40 +293,77 @@ func (r *run) deltaReport(t declared, head git.IndexEntry, d treeDelta, states *
 }
 
 // headLinkable answers whether a tree-relative path is a document or an
-// indexed directory of HEAD's tree, which verified: every directory the
+// indexed directory of the commit's tree, from HEAD's tree and the
+// documents the commit adds. HEAD's tree verified: every directory the
 // walk reaches there has its NODE.md, and nothing it reaches is a symlink
-// or gitlink.
+// or gitlink; the commit adds no directory and deletes nothing.
 type headLinkable struct {
 	objects   *git.Batch
 	tree      string
-	known     map[string]bool
-	unaskable bool // a path cat-file cannot be asked (a newline in it)
+	known     map[string]string // path → its object type in HEAD's tree, "" for none or not reached
+	added     map[string]bool   // the documents the walk reaches that the commit adds
+	unaskable bool              // a path cat-file cannot be asked (a newline in it)
 	err       error
 }
 
-func (h *headLinkable) linkable(p string) bool {
+// ask looks up the types of paths not known yet, in one request.
+func (h *headLinkable) ask(paths []string) {
+	var names, asked []string
+	for _, p := range paths {
+		if _, ok := h.known[p]; ok || p == "." || slices.Contains(asked, p) {
+			continue
+		}
+		switch {
+		case !tree.WalkReaches(p):
+			h.known[p] = ""
+		case strings.ContainsAny(p, "\n\r") || h.err != nil:
+			h.unaskable = true
+			h.known[p] = ""
+		default:
+			names = append(names, h.tree+":"+p)
+			asked = append(asked, p)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	objs, err := h.objects.Read(names)
+	if err != nil {
+		h.err = err
+		for _, p := range asked {
+			h.known[p] = ""
+		}
+		return
+	}
+	for i, p := range asked {
+		h.known[p] = objs[i].Type
+	}
+}
+
+func (h *headLinkable) kind(p string) string {
 	if p == "." {
+		return "tree"
+	}
+	if _, ok := h.known[p]; !ok {
+		h.ask([]string{p})
+	}
+	return h.known[p]
+}
+
+// isDir reports a directory of HEAD's tree the walk reaches.
+func (h *headLinkable) isDir(p string) bool { return h.kind(p) == "tree" }
+
+func (h *headLinkable) linkable(p string) bool {
+	if h.added[p] {
 		return true
 	}
-	if v, ok := h.known[p]; ok {
-		return v
+	switch h.kind(p) {
+	case "tree":
+		return true
+	case "blob":
+		return tree.IsDocumentName(path.Base(p))
 	}
-	v := false
-	switch {
-	case !tree.WalkReaches(p):
-	case strings.ContainsAny(p, "\n\r") || h.err != nil:
-		h.unaskable = true
-	default:
-		objs, err := h.objects.Read([]string{h.tree + ":" + p})
-		if err != nil {
-			h.err = err
-			break
-		}
-		o := objs[0]
-		v = o.Type == "tree" || (o.Type == "blob" && tree.IsDocumentName(path.Base(p)))
-	}
-	h.known[p] = v
-	return v
+	return false
 }
 
 // pendingOf is the record a passing check leaves: the commit's changes

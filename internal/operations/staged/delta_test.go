@@ -60,8 +60,8 @@ func (r *stagedRepo) commit(msg string) {
 // infrastructure, written relative to the document, file: URLs, links
 // leaving the tree, broken frontmatter); HEAD's new tree is proved from
 // the pending record commit after commit; anything else (a HEAD that
-// failed, a document added, a mode changed, too many edits) takes the
-// full path.
+// failed, a mode changed, a deletion) takes the
+// full path. TestDeltaAdditions covers additions case by case.
 func TestDeltaEqualsFullVerify(t *testing.T) {
 	r := newStagedRepo(t, 120)
 	r.write("src/a.go", "package a\n")
@@ -108,7 +108,7 @@ func TestDeltaEqualsFullVerify(t *testing.T) {
 
 	r.write("docs/ctx/area/three.md", "---\ntitle: Three\n---\n")
 	r.git("add", "-A")
-	r.checkDelta("a document added: full path", false)
+	r.checkDelta("a document added", true)
 	r.commit("added")
 
 	r.write("docs/ctx/area/one.md", "---\ntitle: One, edited\nsources:\n  - path: src/a.go\n---\n")
@@ -145,4 +145,138 @@ func TestDeltaEqualsFullVerify(t *testing.T) {
 	r.write("docs/ctx/area/two.md", "---\ntitle: Two, torn states\n---\n")
 	r.git("add", "-A")
 	r.checkDelta("torn tree-states: full path", false)
+}
+
+// tryAdd writes files (a nil content: a symlink to nowhere), stages
+// them, runs checkDelta, then unstages and removes them again: HEAD
+// stays the judged tree it was.
+func (r *stagedRepo) tryAdd(stage string, wantDelta bool, files map[string]*string) {
+	r.t.Helper()
+	var paths []string
+	for name, content := range files {
+		if content == nil {
+			p := filepath.Join(r.dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				r.t.Fatal(err)
+			}
+			if err := os.Symlink("nowhere.md", p); err != nil {
+				r.t.Fatal(err)
+			}
+		} else {
+			r.write(name, *content)
+		}
+		paths = append(paths, name)
+	}
+	r.git(append([]string{"add", "--"}, paths...)...)
+	r.checkDelta(stage, wantDelta)
+	r.git(append([]string{"reset", "-q", "--"}, paths...)...)
+	for _, p := range paths {
+		if r.git("ls-tree", "--name-only", "HEAD", "--", p) != "" {
+			r.git("checkout", "-q", "HEAD", "--", p)
+		} else if err := os.Remove(filepath.Join(r.dir, p)); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+}
+
+func text(s string) *string { return &s }
+
+// TestDeltaAdditions: a commit that adds regular files to directories of
+// a judged HEAD (besides editing documents) takes the delta path, and
+// reports exactly what a full verification of the index reports: valid
+// and invalid documents, soft links to nothing, to a directory, to a
+// document added in the same commit (from it and from an edited
+// document), names that differ only in case, assets, member documents,
+// files the walk never reaches; a new directory, a new NODE.md, a
+// symlink, a name that is not UTF-8 or an addition beside a deletion
+// takes the full path. The counts of an addition carry over to the next
+// commit through the pending record.
+func TestDeltaAdditions(t *testing.T) {
+	r := newStagedRepo(t, 120)
+	r.write("docs/ctx/area/NODE.md", "---\ntitle: Area\n---\n")
+	r.write("docs/ctx/area/one.md", "---\ntitle: One\n---\n")
+	// A directory named like an instruction file: the walk skips it.
+	r.write("docs/ctx/area/CLAUDE.md/inner.md", "no frontmatter\n")
+	r.git("add", "-A")
+	r.commit("base")
+	r.checkDelta("HEAD never judged (full)", false)
+	r.write("docs/ctx/area/one.md", "---\ntitle: One, judged\n---\n")
+	r.git("add", "-A")
+	r.checkDelta("an edit", true)
+	r.commit("judged")
+
+	r.tryAdd("edit of a document the walk never reaches", true, map[string]*string{
+		"docs/ctx/area/CLAUDE.md/inner.md": text("still no frontmatter\n")})
+	r.tryAdd("a valid document", true, map[string]*string{
+		"docs/ctx/area/new.md": text("---\ntitle: New\nsoft_links:\n  - area\n  - area/one.md\n---\n\nText.\n")})
+	r.tryAdd("an executable document at the root", true, map[string]*string{
+		"docs/ctx/top.md": text("---\ntitle: Top\n---\n")})
+	r.tryAdd("an invalid document", true, map[string]*string{
+		"docs/ctx/area/bad.md": text("no frontmatter\n\n[out](../../../../../etc/passwd)\n")})
+	r.tryAdd("broken frontmatter", true, map[string]*string{
+		"docs/ctx/area/yaml.md": text("---\ntitle: [unclosed\n---\n")})
+	r.tryAdd("soft links to nothing, to infrastructure, relative to the document", true, map[string]*string{
+		"docs/ctx/area/links.md": text("---\ntitle: Links\nsoft_links:\n  - area/gone.md\n  - area/CLAUDE.md/inner.md\n  - one.md\n  - area/one.md/x\n  - /../up.md\n---\n")})
+	r.tryAdd("soft links to documents added together", true, map[string]*string{
+		"docs/ctx/area/a.md": text("---\ntitle: A\nsoft_links:\n  - area/b.md\n  - b.md\n---\n"),
+		"docs/ctx/area/b.md": text("---\ntitle: B\nsoft_links:\n  - area/a.md\n  - top2.md\n---\n"),
+		"docs/ctx/top2.md":   text("---\ntitle: Top 2\nsoft_links:\n  - area/a.md\n---\n")})
+	r.tryAdd("an edited document linking to an added one", true, map[string]*string{
+		"docs/ctx/area/c.md": text("---\ntitle: C\n---\n")})
+	r.write("docs/ctx/area/one.md", "---\ntitle: One, linking\nsoft_links:\n  - area/c.md\n  - area/d.md\n---\n")
+	r.git("add", "docs/ctx/area/one.md")
+	r.tryAdd("an edited document linking to an added one and to a missing one", true, map[string]*string{
+		"docs/ctx/area/c.md": text("---\ntitle: C\n---\n")})
+	r.git("checkout", "-q", "HEAD", "--", "docs/ctx/area/one.md")
+	r.tryAdd("a name differing only in case", true, map[string]*string{
+		"docs/ctx/area/ONE.md": text("---\ntitle: ONE\n---\n"),
+		"docs/ctx/area/One.md": text("---\ntitle: One again\n---\n")})
+	r.tryAdd("an asset", true, map[string]*string{
+		"docs/ctx/area/pic.png": text("not really a picture\n"),
+		"docs/ctx/area/notes":   text("plain\n")})
+	r.tryAdd("a member document", true, map[string]*string{
+		"docs/ctx/members/note.md": text("---\ntitle: Mine\n---\n")})
+	r.tryAdd("files the walk never reaches", true, map[string]*string{
+		"docs/ctx/.drafts/x.md":              text("no frontmatter\n"),
+		"docs/ctx/area/.hidden.md":           text("no frontmatter\n"),
+		"docs/ctx/area/AGENTS.md":            text("no frontmatter\n"),
+		"docs/ctx/area/CLAUDE.md/another.md": text("no frontmatter\n"),
+		"docs/ctx/node_modules/p/x.md":       text("no frontmatter\n"),
+		"docs/ctx/scripts/x.md":              text("no frontmatter\n"),
+		"docs/ctx/area/.drafts/link":         nil})
+	r.tryAdd("a document in a new directory: full path", false, map[string]*string{
+		"docs/ctx/area/sub/x.md": text("---\ntitle: X\n---\n")})
+	r.tryAdd("a new directory with its NODE.md: full path", false, map[string]*string{
+		"docs/ctx/area/sub/NODE.md": text("---\ntitle: Sub\n---\n"),
+		"docs/ctx/area/sub/x.md":    text("---\ntitle: X\n---\n")})
+	r.tryAdd("an asset in a new directory: full path", false, map[string]*string{
+		"docs/ctx/area/sub/pic.png": text("x\n")})
+	r.tryAdd("a symlink: full path", false, map[string]*string{
+		"docs/ctx/area/link.md": nil})
+	r.tryAdd("a name that is not UTF-8: full path", false, map[string]*string{
+		"docs/ctx/area/\xff.md": text("---\ntitle: Bytes\n---\n")})
+
+	r.git("rm", "-q", "docs/ctx/area/CLAUDE.md/inner.md")
+	r.tryAdd("an addition beside a deletion the walk never sees", true, map[string]*string{
+		"docs/ctx/area/new.md": text("---\ntitle: New\n---\n")})
+	r.git("reset", "-q")
+	r.git("checkout", "-q", "HEAD", "--", "docs/ctx/area/CLAUDE.md/inner.md")
+
+	r.git("rm", "-q", "docs/ctx/area/one.md")
+	r.tryAdd("an addition beside a deletion: full path", false, map[string]*string{
+		"docs/ctx/area/new.md": text("---\ntitle: New\n---\n")})
+	r.git("reset", "-q")
+	r.git("checkout", "-q", "HEAD", "--", "docs/ctx/area/one.md")
+
+	// Committed: the next commit proves HEAD from the pending record,
+	// counts included.
+	r.write("docs/ctx/area/new.md", "---\ntitle: New\n---\n")
+	r.write("docs/ctx/area/pic.png", "x\n")
+	r.write("docs/ctx/members/note.md", "---\ntitle: Mine\n---\n")
+	r.git("add", "-A")
+	r.checkDelta("additions to commit", true)
+	r.commit("additions")
+	r.write("docs/ctx/area/new.md", "---\ntitle: New, edited\nsoft_links:\n  - members/note.md\n---\n")
+	r.git("add", "-A")
+	r.checkDelta("HEAD with additions proved from the pending record", true)
 }

@@ -190,7 +190,7 @@ func Verify(ctx context.Context, g *git.Git, dir string, opts Options) (*contrac
 		}
 		// A tree the commit leaves alone holds HEAD's tree: its
 		// citations are indexed for the commits that stage no document.
-		if o.inHead && o.head.Mode == "040000" && len(o.delta.changes) == 0 && o.delta.edits {
+		if o.inHead && o.head.Mode == "040000" && len(o.delta.changes) == 0 && o.delta.local {
 			untouched = append(untouched, citedTree{id: o.head.ID, citing: o.citing})
 			if o.report.OK {
 				states.addScan(o.head.ID, o.report.Scanned)
