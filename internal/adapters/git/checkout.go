@@ -11,38 +11,27 @@ import (
 
 // Toplevel returns the work tree root of the checkout containing dir, or ""
 // when dir is not inside a work tree. The answer is remembered for the
-// life of g (one command): git runs once per directory and environment.
+// life of g (one command): git runs once per directory and environment
+// (location), and not at all where it could find no repository.
 func (g *Git) Toplevel(ctx context.Context, scope Scope, dir string) (string, error) {
-	key := toplevelKey{scope: scope, dir: dir}
-	noVars := !hasGitVars(g.Env)
-	if noVars {
-		key.scope = Invoking // nothing to scrub: both scopes see the same
+	loc, known, err := g.location(ctx, scope, dir)
+	if err != nil {
+		return "", err
 	}
-	g.toplevelsMu.Lock()
-	top, ok := g.toplevels[key]
-	g.toplevelsMu.Unlock()
-	if ok {
-		return top, nil
-	}
-	var out []byte
-	if !noVars || !noRepositoryAbove(dir) {
-		var err error
-		out, err = g.Run(ctx, scope, dir, "rev-parse", "--path-format=absolute", "--show-toplevel")
-		if err != nil {
-			if ExitCode(err) != 128 {
-				return "", err
-			}
-			out = nil // not a repository, or a bare one
+	if known {
+		if loc == nil {
+			return "", nil
 		}
+		return loc.Top, nil
 	}
-	top = strings.TrimSuffix(string(out), "\n")
-	g.toplevelsMu.Lock()
-	if g.toplevels == nil {
-		g.toplevels = map[toplevelKey]string{}
+	out, err := g.Run(ctx, scope, dir, "rev-parse", "--path-format=absolute", "--show-toplevel")
+	if err != nil {
+		if ExitCode(err) == 128 {
+			return "", nil // not a repository, or a bare one
+		}
+		return "", err
 	}
-	g.toplevels[key] = top
-	g.toplevelsMu.Unlock()
-	return top, nil
+	return strings.TrimSuffix(string(out), "\n"), nil
 }
 
 // noRepositoryAbove reports that git cannot find a repository from dir:
@@ -75,11 +64,6 @@ func noRepositoryAbove(dir string) bool {
 		}
 	}
 	return true
-}
-
-type toplevelKey struct {
-	scope Scope
-	dir   string
 }
 
 // Head returns the commit HEAD points at, or "" on an unborn branch.

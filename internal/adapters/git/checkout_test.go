@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -13,22 +12,7 @@ import (
 // scope, runs git once when no repository variable is set.
 func TestToplevelOnce(t *testing.T) {
 	r := newIndexRepo(t)
-	real, err := exec.LookPath("git")
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := filepath.Join(t.TempDir(), "calls")
-	script := filepath.Join(t.TempDir(), "git")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho \"$@\" >> "+log+"\nexec "+real+" \"$@\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, kv := range os.Environ() {
-		if name, _, _ := strings.Cut(kv, "="); hasGitVars([]string{kv}) {
-			t.Setenv(name, "")
-			os.Unsetenv(name)
-		}
-	}
-	g := &Git{Path: script, Env: os.Environ()}
+	g, runs := countingGit(t)
 	ctx := context.Background()
 	for _, scope := range []Scope{Invoking, Isolated, Invoking} {
 		top, err := g.Toplevel(ctx, scope, r.dir)
@@ -36,9 +20,8 @@ func TestToplevelOnce(t *testing.T) {
 			t.Fatalf("Toplevel: %q, %v", top, err)
 		}
 	}
-	data, _ := os.ReadFile(log)
-	if n := strings.Count(string(data), "\n"); n != 1 {
-		t.Errorf("git ran %d times:\n%s", n, data)
+	if n := runs(); n != 1 {
+		t.Errorf("git ran %d times", n)
 	}
 }
 

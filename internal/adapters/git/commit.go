@@ -73,6 +73,9 @@ func (g *Git) UpdateRef(ctx context.Context, gitDir, ref, commit string) error {
 
 // CommonDir returns the absolute git common dir of the repository at dir.
 func (g *Git) CommonDir(ctx context.Context, scope Scope, dir string) (string, error) {
+	if loc, _, err := g.location(ctx, scope, dir); err != nil || loc != nil {
+		return locationField(loc, err, func(l *Location) string { return l.CommonDir })
+	}
 	out, err := g.Run(ctx, scope, dir, "rev-parse", "--path-format=absolute", "--git-common-dir")
 	if err != nil {
 		return "", err
@@ -84,6 +87,12 @@ func (g *Git) CommonDir(ctx context.Context, scope Scope, dir string) (string, e
 // linked worktree's own) and the repository's common directory (refs,
 // config, shared by every worktree).
 func (g *Git) GitDirs(ctx context.Context, scope Scope, dir string) (gitDir, common string, err error) {
+	if loc, _, err := g.location(ctx, scope, dir); err != nil || loc != nil {
+		if err != nil {
+			return "", "", err
+		}
+		return loc.GitDir, loc.CommonDir, nil
+	}
 	out, err := g.Run(ctx, scope, dir, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir")
 	if err != nil {
 		return "", "", err

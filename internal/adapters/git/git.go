@@ -34,11 +34,12 @@ type Git struct {
 	localVars     []string
 	localVarsErr  error
 
-	// toplevels remembers Toplevel's answers: a command asks the same
-	// question of the same directory from several places (discovery, the
-	// tree root search, directory resolution).
-	toplevelsMu sync.Mutex
-	toplevels   map[toplevelKey]string
+	// locations remembers where directories' repositories are (location):
+	// a command asks the same of the same directory from several places
+	// (discovery, the tree root search, directory resolution, the index,
+	// the hooks).
+	locationsMu sync.Mutex
+	locations   map[locationKey]locationEntry
 }
 
 // New returns a Git that runs "git" from env's PATH, in env.

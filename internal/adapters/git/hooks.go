@@ -15,6 +15,12 @@ import (
 // where `hooks install` puts the shim and `hooks status` looks for it. The
 // command is rev-parse, which runs no hook.
 func (g *Git) HooksDir(ctx context.Context, dir string) (hooks, commonDir string, err error) {
+	if loc, _, err := g.location(ctx, Invoking, dir); err != nil || loc != nil {
+		if err != nil {
+			return "", "", err
+		}
+		return loc.Hooks, loc.CommonDir, nil
+	}
 	args := []string{"rev-parse", "--path-format=absolute", "--git-path", "hooks", "--git-common-dir"}
 	cmd, err := g.commandWith(ctx, Invoking, dir, hardening[2:], args)
 	if err != nil {
@@ -35,6 +41,9 @@ func (g *Git) HooksDir(ctx context.Context, dir string) (hooks, commonDir string
 // linked worktree's own, where git keeps CHERRY_PICK_HEAD and rebase
 // state), honouring an inherited GIT_DIR as a hook sees it.
 func (g *Git) GitDir(ctx context.Context, dir string) (string, error) {
+	if loc, _, err := g.location(ctx, Invoking, dir); err != nil || loc != nil {
+		return locationField(loc, err, func(l *Location) string { return l.GitDir })
+	}
 	out, err := g.Run(ctx, Invoking, dir, "rev-parse", "--path-format=absolute", "--git-dir")
 	if err != nil {
 		return "", err

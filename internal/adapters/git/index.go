@@ -80,6 +80,12 @@ type IndexLocation struct {
 // LocateIndex finds the invoking repository at dir with one `git
 // rev-parse`; nil when dir is not in a work tree.
 func (g *Git) LocateIndex(ctx context.Context, dir string) (*IndexLocation, error) {
+	if loc, known, err := g.location(ctx, Invoking, dir); err != nil || known {
+		if err != nil || loc == nil {
+			return nil, err
+		}
+		return &IndexLocation{Top: loc.Top, CommonDir: loc.CommonDir, GitDir: loc.GitDir}, nil
+	}
 	out, err := g.Run(ctx, Invoking, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--git-dir")
 	if err != nil {
 		if ExitCode(err) == 128 {

@@ -20,6 +20,9 @@ import (
 
 // ObjectFormat returns the object format ("sha1", "sha256") of gitDir.
 func (g *Git) ObjectFormat(ctx context.Context, gitDir string) (string, error) {
+	if format := g.knownObjectFormat(gitDir); format != "" {
+		return format, nil
+	}
 	out, err := g.InRepo(ctx, gitDir, "rev-parse", "--show-object-format")
 	if err != nil {
 		return "", err
