@@ -68,7 +68,7 @@ func (g *Git) location(ctx context.Context, scope Scope, dir string) (loc *Locat
 	switch {
 	case noVars && noRepositoryAbove(dir):
 		// nothing git could find: e.loc stays nil
-	case noVars && g.ceilingUnset() && g.inheritLocation(key.scope, &e):
+	case noVars && g.inheritLocation(key.scope, &e):
 		// a directory below one already answered, with nothing between
 	default:
 		cmd, err := g.commandWith(ctx, scope, dir, hardening[2:], locationArgs)
@@ -102,9 +102,9 @@ func (g *Git) location(ctx context.Context, scope Scope, dir string) (loc *Locat
 // directory and go on from there as it did: no directory on the way (the
 // directory itself included, the answered one excluded) holds a ".git" or
 // "HEAD" entry of any kind, and none lies on another file system (where
-// discovery stops). It is only asked when no repository variable and no
-// GIT_CEILING_DIRECTORIES can change where discovery goes; any doubt
-// leaves the question to git.
+// discovery stops). It is only asked when no repository variable can
+// change where discovery goes, and no ceiling directory stops it on the
+// way (ceilingAllows); any doubt leaves the question to git.
 func (g *Git) inheritLocation(scope Scope, e *locationEntry) bool {
 	if e.real == "" {
 		return false
@@ -115,14 +115,12 @@ func (g *Git) inheritLocation(scope Scope, e *locationEntry) bool {
 		if k.scope != scope || cand.loc == nil || cand.real == "" {
 			continue
 		}
-		if rel, err := filepath.Rel(cand.real, e.real); err == nil && rel != "." && filepath.IsLocal(rel) {
-			if len(cand.real) > len(above.real) {
-				above = cand
-			}
+		if within(cand.real, e.real) && cand.real != e.real && len(cand.real) > len(above.real) {
+			above = cand
 		}
 	}
 	g.locationsMu.Unlock()
-	if above.loc == nil {
+	if above.loc == nil || !g.ceilingAllows(above.real, e.real) {
 		return false
 	}
 	dev, ok := device(above.real)
@@ -146,10 +144,37 @@ func (g *Git) inheritLocation(scope Scope, e *locationEntry) bool {
 	return true
 }
 
-// ceilingUnset reports that GIT_CEILING_DIRECTORIES, which stops
-// discovery part of the way up, is not set.
-func (g *Git) ceilingUnset() bool {
-	return g.Env.Get("GIT_CEILING_DIRECTORIES") == ""
+// ceilingAllows reports that no directory of GIT_CEILING_DIRECTORIES
+// stops git discovering from real before it reaches above (an answered
+// directory): git examines no directory at or above the deepest ceiling
+// that is a proper ancestor of where it starts, so a ceiling at above or
+// between the two would end discovery early. A ceiling that is not an
+// absolute path leaves the question to git.
+func (g *Git) ceilingAllows(above, real string) bool {
+	for _, c := range filepath.SplitList(g.Env.Get("GIT_CEILING_DIRECTORIES")) {
+		if c == "" {
+			continue
+		}
+		if !filepath.IsAbs(c) {
+			return false
+		}
+		forms := []string{filepath.Clean(c)}
+		if r, err := filepath.EvalSymlinks(c); err == nil {
+			forms = append(forms, r)
+		}
+		for _, f := range forms {
+			if within(above, f) && within(f, real) && f != real {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// within reports whether p is dir or lies below it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // realDir is dir made absolute with every symlink resolved (git discovers

@@ -119,8 +119,9 @@ func TestLocationOneProcess(t *testing.T) {
 // TestLocationInherited: a directory below one already answered takes its
 // answer without git only where git, discovering upwards, would reach the
 // answered directory: a nested repository, a git file, a git directory, a
-// symlink into another repository and a ceiling directory on the way all
-// leave the question to git, and every answer is git's own.
+// symlink into another repository and a ceiling directory that stops
+// discovery on the way all leave the question to git, and every answer is
+// git's own.
 func TestLocationInherited(t *testing.T) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -164,6 +165,9 @@ func TestLocationInherited(t *testing.T) {
 		{"inside the git directory", "repo/.git/refs", "", true},
 		{"symlink to another repository", "repo/a/link", "", true},
 		{"ceiling on the way", "repo/a/b/c", filepath.Join(root, "repo/a"), true},
+		{"ceiling at the answered directory", "repo/a/b/c", filepath.Join(root, "repo"), true},
+		{"ceiling above the answered directory", "repo/a/b/c", root, false},
+		{"ceiling at the directory itself", "repo/a/b/c", filepath.Join(root, "repo/a/b/c"), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var extra []string

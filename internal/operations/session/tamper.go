@@ -143,17 +143,37 @@ func homeConfigDigest(ctx context.Context, env operations.Env, s *contracts.Sess
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// homeConfigBytes is the digest of the configuration file's bytes ("" when
+// it cannot be read). git reads the entries, without includes, from these
+// bytes alone, so while they are the same so is homeConfigDigest: the
+// check needs no git process then.
+func homeConfigBytes(s *contracts.Session) string {
+	data, err := os.ReadFile(filepath.Join(s.Repository.CommonDir, "config"))
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return "bytes " + hex.EncodeToString(sum[:])
+}
+
+// writeHomeConfigRecord keeps the entries' digest (what is checked) and
+// the bytes' digest it was taken from (the shortcut), one per line.
+func writeHomeConfigRecord(env operations.Env, file, digest, bytes string) error {
+	return env.Home.WriteFile(filepath.Dir(file), filepath.Base(file), []byte(digest+"\n"+bytes+"\n"))
+}
+
 // recordHomeConfig remembers the home configuration a session starts with.
 func recordHomeConfig(ctx context.Context, env operations.Env, s *contracts.Session) error {
 	file, err := homeConfigRecord(env, s)
 	if err != nil {
 		return err
 	}
+	bytes := homeConfigBytes(s)
 	digest, err := homeConfigDigest(ctx, env, s)
 	if err != nil {
 		return contracts.Errorf(contracts.CodeIO, "cannot read the configuration of %s: %v", s.Repository.CommonDir, err)
 	}
-	return env.Home.WriteFile(filepath.Dir(file), filepath.Base(file), []byte(digest+"\n"))
+	return writeHomeConfigRecord(env, file, digest, bytes)
 }
 
 // checkHomeConfig refuses a session whose home repository's configuration
@@ -164,12 +184,21 @@ func checkHomeConfig(ctx context.Context, env operations.Env, s *contracts.Sessi
 	if err != nil {
 		return err
 	}
-	want, err := os.ReadFile(file)
+	record, err := os.ReadFile(file)
 	if err != nil {
 		return nil
 	}
+	want, recordedBytes, _ := strings.Cut(strings.TrimSpace(string(record)), "\n")
+	bytes := homeConfigBytes(s)
+	if bytes != "" && bytes == recordedBytes {
+		return nil
+	}
 	got, err := homeConfigDigest(ctx, env, s)
-	if err == nil && got == strings.TrimSpace(string(want)) {
+	if err == nil && got == want {
+		// Only ignored sections changed (or the record predates the
+		// bytes' digest): keep the shortcut for the next check. A record
+		// that cannot be rewritten only costs the next check a git run.
+		_ = writeHomeConfigRecord(env, file, want, bytes)
 		return nil
 	}
 	config := filepath.Join(s.Repository.CommonDir, "config")
