@@ -13,13 +13,17 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/cli"
 )
 
-// programs are the executables the scripts' PATH holds, each a copy of the
-// test binary that runs the function named by its os.Args[0]. git itself
-// needs git-context-tree as a program (hooks, `git context-tree`), and
+// programs are the test binary's own programs on the scripts' PATH, each
+// a link to (or copy of) the test binary that runs the function named by
+// its os.Args[0]. git-context-tree there is the product itself, built once
+// (theProduct): git needs it as a program (hooks, `git context-tree`), and
 // background runs (`exec git-context-tree … &`) and kills need a process.
+// The built binary starts in half the time of the test binary (which links
+// the test-only JSON Schema validator, whose init compiles meta-schemas)
+// and is what users install; the scripts' own git-context-tree command runs
+// in-process and checks every --json output against its schema.
 var programs = map[string]func(){
-	"git-context-tree": gitContextTree,
-	"exitcode":         exitcode,
+	"exitcode": exitcode,
 }
 
 // TestMain is either one of programs or the test run. It does what
@@ -75,23 +79,35 @@ func scratchProcess(t *testing.T, stdout, stderr io.Writer) cli.Process {
 	return cli.Process{Dir: t.TempDir(), Env: env, Stdout: stdout, Stderr: stderr}
 }
 
-// installPrograms links (or copies) the test binary into bin under each
-// program's name.
+// installPrograms links (or copies) the built product and the test binary
+// into bin, the latter under each program's name.
 func installPrograms(bin string) error {
+	product, err := theProduct.get()
+	if err != nil {
+		return err
+	}
+	if err := linkOrCopy(filepath.Join(product, "git-context-tree"), filepath.Join(bin, "git-context-tree")); err != nil {
+		return fmt.Errorf("install git-context-tree: %w", err)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find the test binary: %w", err)
 	}
 	for name := range programs {
-		to := filepath.Join(bin, name)
-		if os.Link(exe, to) == nil {
-			continue
-		}
-		if err := copyFile(exe, to); err != nil {
+		if err := linkOrCopy(exe, filepath.Join(bin, name)); err != nil {
 			return fmt.Errorf("install %s: %w", name, err)
 		}
 	}
 	return nil
+}
+
+// linkOrCopy makes to the same file as from: a hard link, or a copy where
+// the two directories are on different file systems.
+func linkOrCopy(from, to string) error {
+	if os.Link(from, to) == nil {
+		return nil
+	}
+	return copyFile(from, to)
 }
 
 func copyFile(from, to string) error {

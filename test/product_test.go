@@ -87,20 +87,6 @@ var jsonResultSchemas = map[string]string{
 	"serve":          "serve",
 }
 
-// gitContextTree is the product as a program (what git's hooks and
-// `exec git-context-tree` run). A --json run whose stdout breaks its
-// contract exits 99.
-func gitContextTree() {
-	args := os.Args[1:]
-	wd, _ := os.Getwd()
-	code, err := runProduct(cli.Process{Dir: wd, Env: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, args)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "scripts_test: git-context-tree %s (exit %d): --json output: %v\n", strings.Join(args, " "), code, err)
-		os.Exit(99)
-	}
-	os.Exit(code)
-}
-
 // runProduct runs a command line as the installed binary does. With --json
 // (and no help flag) stdout must be exactly one JSON document matching the
 // command's schema, or the error envelope's: else the error says why.

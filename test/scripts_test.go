@@ -9,9 +9,11 @@
 //	exitcode N <prog> <args>            any other program, expect N
 //
 // With --json its stdout is also validated against the command's JSON
-// Schema. The same names are programs on the scripts' PATH (main_test.go),
-// for git (hooks, `git context-tree`) and for what needs a process of its
-// own: `exec git-context-tree … &` in the background, stdin, kill.
+// Schema. The same names are programs on the scripts' PATH (main_test.go;
+// git-context-tree there is the built product, whose output is not
+// validated), for git (hooks, `git context-tree`) and for what needs a
+// process of its own: `exec git-context-tree … &` in the background,
+// stdin, kill.
 // `exec exitcode N git-context-tree …` works too, one process slower.
 //
 // These script commands are also available (see scriptCmds):
