@@ -53,10 +53,8 @@ func noRepositoryAbove(dir string) bool {
 	}
 	for _, start := range []string{abs, resolved} {
 		for d := start; ; d = filepath.Dir(d) {
-			for _, name := range []string{".git", "HEAD"} {
-				if _, err := os.Lstat(filepath.Join(d, name)); !errors.Is(err, fs.ErrNotExist) {
-					return false
-				}
+			if mayHoldRepository(d) {
+				return false
 			}
 			if filepath.Dir(d) == d {
 				break
@@ -103,4 +101,17 @@ func (g *Git) Branch(ctx context.Context, scope Scope, dir string) (branch strin
 		return "", false, err
 	}
 	return strings.TrimPrefix(strings.TrimSuffix(string(out), "\n"), "refs/heads/"), false, nil
+}
+
+// mayHoldRepository reports a directory where git's discovery could stop:
+// it holds a ".git" entry of any kind (a repository, a git file) or a
+// "HEAD" entry (it is a git directory); an entry that cannot be looked at
+// counts as one.
+func mayHoldRepository(d string) bool {
+	for _, name := range []string{".git", "HEAD"} {
+		if _, err := os.Lstat(filepath.Join(d, name)); !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
 }

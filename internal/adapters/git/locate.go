@@ -2,8 +2,6 @@ package git
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,10 +129,8 @@ func (g *Git) inheritLocation(scope Scope, e *locationEntry) bool {
 		if filepath.Dir(d) == d {
 			return false
 		}
-		for _, name := range []string{".git", "HEAD"} {
-			if _, err := os.Lstat(filepath.Join(d, name)); !errors.Is(err, fs.ErrNotExist) {
-				return false
-			}
+		if mayHoldRepository(d) {
+			return false
 		}
 		if dd, ok := device(d); !ok || dd != dev {
 			return false
