@@ -11,12 +11,12 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/git-context-tree/git-context-tree/internal/export/gfm"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -50,11 +50,11 @@ func (g *siteGraph) renderBodies() {
 }
 
 // newSiteMarkdown is goldmark with GitHub's table, strikethrough, task
-// list and bare-URL extensions, heading ids for fragment links, and the
+// list and bare-URL extensions (package gfm), heading ids for fragment links, and the
 // site's own rendering of raw HTML, links and images (siteHTML).
 func newSiteMarkdown() goldmark.Markdown {
 	return goldmark.New(
-		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, extension.Linkify),
+		goldmark.WithExtensions(gfm.Extension{}),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(siteHTML{}, 100))),
 	)
