@@ -8,9 +8,13 @@ import "sync"
 type keywordIndex struct {
 	words []string
 	ids   map[string]int
-	// byPair[first[p]-1] are the keywords that begin with the byte pair p
-	// (first[p] == 0: none): a table, since a line asks it at every byte.
-	first  [1 << 16]uint16
+	// The keywords beginning with the byte pair (a, b) are
+	// byPair[rows[rowOf[a]-1][b]-1] (a zero on the way: none). Tables,
+	// since a line asks at every byte; two levels, since the keywords
+	// begin with a few dozen bytes and a table of every pair (128 KiB)
+	// cost more to build than the rest of a short command's output.
+	rowOf  [256]uint16
+	rows   []*[256]uint16
 	byPair [][]int
 }
 
@@ -34,22 +38,38 @@ func newKeywordIndex(words []string) *keywordIndex {
 		id := len(ix.words)
 		ix.ids[k] = id
 		ix.words = append(ix.words, k)
-		p := pair(k, 0)
-		if ix.first[p] == 0 {
+		slot := ix.slot(k[0], k[1])
+		if *slot == 0 {
 			ix.byPair = append(ix.byPair, nil)
-			ix.first[p] = uint16(len(ix.byPair))
+			*slot = uint16(len(ix.byPair))
 		}
-		ix.byPair[ix.first[p]-1] = append(ix.byPair[ix.first[p]-1], id)
+		ix.byPair[*slot-1] = append(ix.byPair[*slot-1], id)
 	}
 	return ix
 }
 
-func pair(s string, i int) uint16 { return uint16(s[i])<<8 | uint16(s[i+1]) }
+// slot is the table entry of the pair (a, b), its row added if missing.
+func (ix *keywordIndex) slot(a, b byte) *uint16 {
+	if ix.rowOf[a] == 0 {
+		ix.rows = append(ix.rows, new([256]uint16))
+		ix.rowOf[a] = uint16(len(ix.rows))
+	}
+	return &ix.rows[ix.rowOf[a]-1][b]
+}
+
+// at is 1 + the index in byPair of the keywords beginning at s[i], or 0.
+func (ix *keywordIndex) at(s string, i int) uint16 {
+	r := ix.rowOf[s[i]]
+	if r == 0 {
+		return 0
+	}
+	return ix.rows[r-1][s[i+1]]
+}
 
 // any reports whether lower contains a keyword, stopping at the first.
 func (ix *keywordIndex) any(lower string) bool {
 	for i := 0; i+1 < len(lower); i++ {
-		f := ix.first[pair(lower, i)]
+		f := ix.at(lower, i)
 		if f == 0 {
 			continue
 		}
@@ -67,7 +87,7 @@ func (ix *keywordIndex) hits(lower string, found []bool) bool {
 	clear(found)
 	any := false
 	for i := 0; i+1 < len(lower); i++ {
-		f := ix.first[pair(lower, i)]
+		f := ix.at(lower, i)
 		if f == 0 {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,5 +182,30 @@ func TestKeywordScan(t *testing.T) {
 	}
 	if got := len(ruleKeywords().words); got != len(want) {
 		t.Errorf("the index holds %d keywords, the rules have %d", got, len(want))
+	}
+}
+
+// The index answers as a search for each keyword would: for lines holding
+// one keyword (at the start, inside, at the end), several, or none.
+func TestKeywordIndexAgreesWithSearch(t *testing.T) {
+	ix := ruleKeywords()
+	lines := []string{"", "a", "plain prose without secrets", "x"}
+	for _, k := range ix.words {
+		lines = append(lines, k, "my "+k+" here", "tail"+k, k+ix.words[0]+" and "+ix.words[len(ix.words)-1])
+	}
+	found := make([]bool, len(ix.words))
+	for _, line := range lines {
+		want := make([]bool, len(ix.words))
+		anyWant := false
+		for id, k := range ix.words {
+			want[id] = strings.Contains(line, k)
+			anyWant = anyWant || want[id]
+		}
+		if got := ix.hits(line, found); got != anyWant || !slices.Equal(found, want) {
+			t.Errorf("hits(%q) = %v %v, want %v %v", line, got, found, anyWant, want)
+		}
+		if got := ix.any(line); got != anyWant {
+			t.Errorf("any(%q) = %v, want %v", line, got, anyWant)
+		}
 	}
 }
