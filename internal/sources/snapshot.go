@@ -86,9 +86,11 @@ func (m *Managed) writeSnapshotDirs(path string, dirs []string) error {
 }
 
 // snapshotState says whether the directory at path is an intact snapshot
-// of commit from cache: a plain checkout with its records beside it, and
-// nothing changed, added or ignored, inside the directories it holds or
-// outside them (a .git put there by anyone included). dirs are the
+// of commit from cache: a plain checkout with its records beside it, its
+// index holding commit's tree (its identity: another commit's files and
+// index put in its place are not it), and nothing changed, added or
+// ignored, inside the directories it holds or outside them (a .git put
+// there by anyone included). dirs are the
 // directories it holds (["."] for the whole commit). A symlink is never
 // followed. A snapshot made by an earlier version (a worktree of the
 // cache) has no record of its directories and is not intact.
@@ -112,8 +114,15 @@ func (m *Managed) snapshotState(ctx context.Context, path, cache, commit string)
 	if ix, err := os.Lstat(snapshotIndex(path)); err != nil || !ix.Mode().IsRegular() {
 		return true, false, nil
 	}
+	// Identity beside cleanliness, in parallel: the files are compared
+	// with the index, and the index with the commit.
+	identity := make(chan bool, 1)
+	go func() {
+		same, err := m.Git.IndexHolds(ctx, snapshotTree(cache, path), commit)
+		identity <- err == nil && same
+	}()
 	pending, err := m.Git.Pending(ctx, snapshotTree(cache, path))
-	if err != nil || len(pending) > 0 {
+	if same := <-identity; !same || err != nil || len(pending) > 0 {
 		return true, false, dirs
 	}
 	if covers(dirs, []string{"."}) {

@@ -3,6 +3,7 @@ package git
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 )
 
@@ -112,4 +113,19 @@ func (g *Git) inWorkTreeStdin(ctx context.Context, w WorkTree, stdin *bytes.Buff
 func (g *Git) RefreshPlain(ctx context.Context, w WorkTree) error {
 	_, err := g.inWorkTree(ctx, w, "update-index", "-q", "--refresh")
 	return err
+}
+
+// IndexHolds reports whether w's index holds exactly commit's tree: every
+// path with its mode and object, skip-worktree entries included. It is a
+// plain checkout's identity, which Pending cannot show: that compares the
+// files only with the index, so a snapshot whose files and index were
+// both another commit's would look clean. Only object ids are compared,
+// so no blob is read (or fetched).
+func (g *Git) IndexHolds(ctx context.Context, w WorkTree, commit string) (bool, error) {
+	_, err := g.inWorkTree(ctx, w, "diff-index", "--cached", "--quiet", commit, "--")
+	var xe *ExitError
+	if errors.As(err, &xe) && xe.Code == 1 {
+		return false, nil
+	}
+	return err == nil, err
 }

@@ -65,3 +65,38 @@ func TestCheckoutPlain(t *testing.T) {
 		t.Errorf("pending (-want +got):\n%s %v", diff, err)
 	}
 }
+
+// TestIndexHolds: a plain checkout's index holds its commit's tree and no
+// other commit's, skip-worktree entries included; an unknown commit is an
+// error, not an answer.
+func TestIndexHolds(t *testing.T) {
+	r := newIndexRepo(t)
+	r.write("docs/NODE.md", "one\n")
+	r.write("other/x.md", "x\n")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "one")
+	one := r.git("rev-parse", "HEAD")
+	r.write("other/x.md", "changed outside the checkout's directories\n")
+	r.git("commit", "-q", "-a", "-m", "two")
+	two := r.git("rev-parse", "HEAD")
+	g, ctx := New(os.Environ()), context.Background()
+	dir := filepath.Join(t.TempDir(), "snap")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := WorkTree{GitDir: filepath.Join(r.dir, ".git"), Dir: dir, Index: dir + ".index"}
+	if err := g.CheckoutPlain(ctx, w, one, []string{"docs"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		commit string
+		want   bool
+	}{{one, true}, {two, false}} {
+		if got, err := g.IndexHolds(ctx, w, c.commit); err != nil || got != c.want {
+			t.Errorf("IndexHolds(%.7s) = %v, %v; want %v", c.commit, got, err, c.want)
+		}
+	}
+	if got, err := g.IndexHolds(ctx, w, "0123456789abcdef0123456789abcdef01234567"); err == nil {
+		t.Errorf("IndexHolds(unknown commit) = %v, nil; want an error", got)
+	}
+}
