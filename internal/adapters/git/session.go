@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -81,22 +83,54 @@ func (g *Git) ReadTree(ctx context.Context, w WorkTree, tree string) error {
 	return err
 }
 
-// AddAll stages the whole work tree into the index (additions, edits,
-// deletions; ignored files stay out) and force-adds the listed ignored
-// paths. A nested repository is staged as a gitlink, which callers refuse.
-func (g *Git) AddAll(ctx context.Context, w WorkTree, ignored []string) error {
-	if _, err := g.inWorkTree(ctx, w, "add", "--all", "--", ":/"); err != nil {
+// AddSubtree stages the subtree of the work tree ("." for all of it) into
+// the index (additions, edits, deletions; ignored files stay out) and
+// force-adds the listed ignored paths. Nothing outside the subtree is
+// read or written into the objects: a session's changes there are refused
+// from PendingOutside, never hashed into the repository. A subtree gone
+// from the disk is staged as deleted (git add refuses a pathspec that
+// matches nothing on disk or in the index). A nested repository is staged
+// as a gitlink, which callers refuse.
+func (g *Git) AddSubtree(ctx context.Context, w WorkTree, subtree string, ignored []string) error {
+	spec := ":/"
+	if subtree != "." {
+		spec = ":(top,literal)" + subtree
+	}
+	args := []string{"add", "--all", "--", spec}
+	if _, err := os.Lstat(filepath.Join(w.Dir, filepath.FromSlash(subtree))); errors.Is(err, fs.ErrNotExist) {
+		args = []string{"rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", spec}
+	}
+	if _, err := g.inWorkTree(ctx, w, args...); err != nil {
 		return err
 	}
 	if len(ignored) == 0 {
 		return nil
 	}
-	args := []string{"add", "--force", "--"}
+	args = []string{"add", "--force", "--"}
 	for _, p := range ignored {
 		args = append(args, ":(top,literal)"+p)
 	}
 	_, err := g.inWorkTree(ctx, w, args...)
 	return err
+}
+
+// PendingOutside lists the work tree's files outside subtree that differ
+// from the index: changed (content, mode or type), deleted, and untracked
+// ones that ignore rules do not hide (IgnoredUntracked lists those), each
+// once, sorted. git compares contents in memory: nothing is written into
+// the objects.
+func (g *Git) PendingOutside(ctx context.Context, w WorkTree, subtree string) ([]string, error) {
+	if subtree == "." {
+		return nil, nil
+	}
+	out, err := g.inWorkTree(ctx, w, "ls-files", "-z", "--full-name", "--modified", "--deleted", "--others", "--exclude-standard",
+		"--", ":(top)", ":(top,exclude,literal)"+subtree)
+	if err != nil {
+		return nil, err
+	}
+	paths := splitNUL(out)
+	slices.Sort(paths)
+	return slices.Compact(paths), nil
 }
 
 // IgnoredUntracked lists untracked paths that ignore rules hide, a wholly

@@ -12,20 +12,23 @@ import (
 )
 
 // sessionCapture is a session's work tree as the tool read it: a tree
-// object built in the home repository from the files on disk, through an
-// index file that only the tool writes. Nothing the session's own git did
+// object built in the home repository from the subtree's files on disk
+// (the base tree beside it), through an index file that only the tool
+// writes, and the paths changed outside the subtree. Nothing the session's own git did
 // (its index and its flags, its refs, replace refs, hooks or config) takes
 // part; what finish verifies and commits is exactly this tree.
 type sessionCapture struct {
 	tree    string           // the work tree's content as a tree object
 	ignored []string         // ignored untracked paths ("dir/" for a directory)
+	outside []string         // other paths changed outside the subtree (not staged)
 	index   string           // the capture's own index file
 	changes []git.TreeChange // what the tree changes from the base, once checked
 	wt      git.WorkTree
 }
 
-// captureSession stages the whole session work tree into a new index of
-// the base tree and writes it as a tree. The index holds no file stamps,
+// captureSession stages the session's subtree into a new index of the
+// base tree and writes it as a tree, listing what changed outside the
+// subtree without staging it. The index holds no file stamps,
 // so git hashes every file: an edit that kept a file's size and time
 // cannot pass for unchanged. With includeIgnored, ignored files inside the
 // tree are staged too.
@@ -57,7 +60,14 @@ func captureSession(ctx context.Context, env operations.Env, s *contracts.Sessio
 		c.discard()
 		return nil, err
 	}
-	if err := env.Git.AddAll(ctx, c.wt, force); err != nil {
+	// Changes outside the subtree are listed, compared in memory, and
+	// never staged: finish refuses them, and their content must not reach
+	// the home repository's objects (S13: finish stages only its subtree).
+	if c.outside, err = env.Git.PendingOutside(ctx, c.wt, s.Subtree); err != nil {
+		c.discard()
+		return nil, operations.GitError(err)
+	}
+	if err := env.Git.AddSubtree(ctx, c.wt, s.Subtree, force); err != nil {
 		c.discard()
 		return nil, operations.GitError(err)
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -93,6 +94,11 @@ func (ins *Inspection) compare(ctx context.Context, env operations.Env, s *contr
 	outside, err := checkBoundary(ctx, env, ins.objects, s, c.tree)
 	if err != nil {
 		return err
+	}
+	for _, p := range c.outside {
+		if !slices.Contains(outside, p) {
+			outside = append(outside, p)
+		}
 	}
 	if outside, err = addStray(s, c, outside); err != nil {
 		return err
