@@ -37,8 +37,12 @@ func Discover(ctx context.Context, g *git.Git, start string) (*Project, error) {
 	if top != "" {
 		top = tree.RealPath(top)
 	}
+	bound, err := searchBound(ctx, g, dir, top)
+	if err != nil {
+		return nil, err
+	}
 	p := &Project{Checkout: top}
-	for _, file := range ConfigCandidates(dir, top) {
+	for _, file := range ConfigCandidates(dir, bound) {
 		if _, err := os.Lstat(file); err == nil {
 			p.Root, p.ConfigFile = filepath.Dir(file), file
 			if p.Config, err = LoadConfig(file); err != nil {
@@ -55,6 +59,33 @@ func Discover(ctx context.Context, g *git.Git, start string) (*Project, error) {
 	}
 	p.ConfigFile = filepath.Join(p.Root, contracts.ConfigFile)
 	return p, nil
+}
+
+// searchBound is the directory discovery never goes above: the checkout
+// root; in no work tree but inside a repository's git directory, the
+// checkout that .git directory belongs to, or the git directory itself (a
+// bare repository, a linked worktree's), so that a command started there
+// never takes a configuration from above the repository; "" (the
+// filesystem root) outside git.
+func searchBound(ctx context.Context, g *git.Git, dir, top string) (string, error) {
+	if top != "" {
+		return top, nil
+	}
+	gitDir, bare, err := g.GitDirAround(ctx, git.Invoking, dir)
+	if err != nil {
+		return "", contracts.Errorf(contracts.CodeGit, "%v", err)
+	}
+	if gitDir == "" {
+		return "", nil
+	}
+	gitDir = tree.RealPath(gitDir)
+	if _, ok := tree.Inside(gitDir, dir); !ok {
+		return "", nil // a GIT_DIR elsewhere: dir is not inside a repository
+	}
+	if !bare && filepath.Base(gitDir) == ".git" {
+		return filepath.Dir(gitDir), nil
+	}
+	return gitDir, nil
 }
 
 // Ref is the project as results report it.

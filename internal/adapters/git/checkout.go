@@ -3,6 +3,7 @@ package git
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -32,6 +33,29 @@ func (g *Git) Toplevel(ctx context.Context, scope Scope, dir string) (string, er
 		return "", err
 	}
 	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// GitDirAround returns the git directory git finds from dir when dir is in
+// no work tree (Toplevel ""): dir inside a bare repository or a checkout's
+// .git directory, or a GIT_DIR without a work tree; "" when git finds no
+// repository. bare is git's answer for that repository. Git is not run
+// where nothing above dir could hold one.
+func (g *Git) GitDirAround(ctx context.Context, scope Scope, dir string) (gitDir string, bare bool, err error) {
+	if !hasGitVars(g.Env) && noRepositoryAbove(dir) {
+		return "", false, nil
+	}
+	out, err := g.Run(ctx, scope, dir, "rev-parse", "--is-bare-repository", "--path-format=absolute", "--git-dir")
+	if err != nil {
+		if ExitCode(err) == 128 {
+			return "", false, nil
+		}
+		return "", false, err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 2 {
+		return "", false, fmt.Errorf("git rev-parse --is-bare-repository --git-dir: unexpected output %q", out)
+	}
+	return lines[1], lines[0] == "true", nil
 }
 
 // noRepositoryAbove reports that git cannot find a repository from dir:
