@@ -82,7 +82,53 @@ func (st Store) Load(id string) (*contracts.Session, error) {
 		return nil, contracts.Errorf(contracts.CodeStateInvalid, "session record %s is damaged: its identity is not its source's", path)
 	}
 	s.Connection = ref
+	if field, why := checkRequired(&s); field != "" {
+		return nil, contracts.Errorf(contracts.CodeStateInvalid, "session record %s is damaged: its %s %s", path, field, why).
+			WithDetails(map[string]any{"session": id, "path": path, "field": field})
+	}
 	return &s, nil
+}
+
+// checkRequired checks what every session has (S12: its repository,
+// worktree and task branch) in the form session.schema.json gives it, so
+// a record edited by hand is refused here rather than shown as a session
+// or handed to git as an empty path. It names the first bad field.
+func checkRequired(s *contracts.Session) (field, why string) {
+	r := s.Repository
+	switch {
+	case r == (contracts.SessionRepository{}):
+		return "repository", "is missing"
+	case r.Kind != s.Connection.Source.Kind:
+		return "repository.kind", "is not its source's"
+	case !absolute(r.Root):
+		return "repository.root", "is not an absolute path"
+	case !absolute(r.CommonDir):
+		return "repository.commonDir", "is not an absolute path"
+	case r.Kind == contracts.SourceGit && !githubOrigin(r.Origin):
+		return "repository.origin", "is not a GitHub repository's https URL"
+	case s.Worktree == "":
+		return "worktree", "is missing"
+	case !absolute(s.Worktree):
+		return "worktree", "is not an absolute path"
+	case s.Branch == "":
+		return "branch", "is missing"
+	case !strings.HasPrefix(s.Branch, BranchPrefix) || s.Branch == BranchPrefix:
+		return "branch", "is not a " + BranchPrefix + "<name> branch"
+	}
+	return "", ""
+}
+
+func absolute(p string) bool { return p != "" && filepath.IsAbs(p) }
+
+// githubOrigin matches the schema's https://github.com/<owner>/<repo>.git.
+func githubOrigin(origin string) bool {
+	rest, ok := strings.CutPrefix(origin, "https://github.com/")
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutSuffix(rest, ".git")
+	owner, repo, two := strings.Cut(rest, "/")
+	return ok && two && owner != "" && repo != "" && !strings.Contains(repo, "/")
 }
 
 // byPrefix resolves a prefix of a session id.
