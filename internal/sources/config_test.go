@@ -77,6 +77,9 @@ func TestParseConfigInvalid(t *testing.T) {
 		{"leading slash subtree", `{"schemaVersion":3,"trees":[{"kind":"git","repository":"a/b","path":"/docs","ref":"main"}]}`, "/trees/0/path"},
 		{"empty path", `{"schemaVersion":3,"trees":[{"kind":"directory","path":""}]}`, "/trees/0/path"},
 		{"unclean absolute", `{"schemaVersion":3,"trees":[{"kind":"directory","path":"/srv//x"}]}`, "/trees/0/path"},
+		{"absolute through dot git", `{"schemaVersion":3,"trees":[{"kind":"directory","path":"/tmp/x/.git/y"}]}`, "/trees/0/path"},
+		{"absolute dot git", `{"schemaVersion":3,"trees":[{"kind":"directory","path":"/tmp/x/.Git"}]}`, "/trees/0/path"},
+		{"absolute NUL", `{"schemaVersion":3,"trees":[{"kind":"directory","path":"/tmp/x\u0000y"}]}`, "/trees/0/path"},
 		{"url repository", `{"schemaVersion":3,"trees":[{"kind":"git","repository":"https://github.com/a/b","path":".","ref":"main"}]}`, "/trees/0/repository"},
 		{"credentials", `{"schemaVersion":3,"trees":[{"kind":"git","repository":"tok@github.com/a/b","path":".","ref":"main"}]}`, "/trees/0/repository"},
 		{"git suffix", `{"schemaVersion":3,"trees":[{"kind":"git","repository":"a/b.git","path":".","ref":"main"}]}`, "/trees/0/repository"},
@@ -96,6 +99,35 @@ func TestParseConfigInvalid(t *testing.T) {
 				t.Errorf("file = %v", ce.Details["file"])
 			}
 		})
+	}
+}
+
+// TestAbsoluteDirectoryPathSegments: an absolute directory path gets the
+// .git segment rule relative paths get (S4), in the code and in the
+// config schema alike; a name that only looks like .git is fine.
+func TestAbsoluteDirectoryPathSegments(t *testing.T) {
+	v, err := schematest.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"/tmp/x/.git/y", "/tmp/x/.git", "/.git", "/srv/.GIT/t", "/srv/x.git", "/srv/.github/t", "/srv/.gitx", "/"}
+	want := map[string]bool{"/tmp/x/.git/y": false, "/tmp/x/.git": false, "/.git": false, "/srv/.GIT/t": false,
+		"/srv/x.git": true, "/srv/.github/t": true, "/srv/.gitx": true, "/": true}
+	code, schema := map[string]bool{}, map[string]bool{}
+	for _, p := range paths {
+		why := CheckDirectoryPath(p)
+		code[p] = why == ""
+		if !code[p] && why != CheckSubtree("x/.git") {
+			t.Errorf("CheckDirectoryPath(%q) = %q, want the relative paths' %q", p, why, CheckSubtree("x/.git"))
+		}
+		cfg := &contracts.Config{SchemaVersion: contracts.CLIVersion, Trees: []contracts.Source{{Kind: contracts.SourceDirectory, Path: p}}}
+		schema[p] = v.Validate("config", MarshalConfig(cfg)) == nil
+	}
+	if diff := cmp.Diff(want, code); diff != "" {
+		t.Errorf("CheckDirectoryPath accepts (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, schema); diff != "" {
+		t.Errorf("config schema accepts (-want +got):\n%s", diff)
 	}
 }
 

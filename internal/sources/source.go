@@ -77,7 +77,9 @@ func parseSource(raw json.RawMessage) (contracts.Source, *pointerError) {
 }
 
 // CheckDirectoryPath accepts a clean absolute path or a canonical relative
-// path inside the project ("." is the project root itself).
+// path inside the project ("." is the project root itself). Neither may
+// pass through a .git segment (S4): a tree is never read from inside a
+// repository's own data.
 func CheckDirectoryPath(p string) string {
 	if filepath.IsAbs(p) {
 		if strings.Contains(p, `\`) {
@@ -85,6 +87,15 @@ func CheckDirectoryPath(p string) string {
 		}
 		if filepath.Clean(p) != p {
 			return fmt.Sprintf("absolute path is not in canonical form (%s)", filepath.Clean(p))
+		}
+		if p == "/" {
+			return ""
+		}
+		// Clean, so only a .git segment or NUL can be left to refuse.
+		for _, seg := range strings.Split(p[1:], "/") {
+			if why := checkSegment(seg); why != "" {
+				return why
+			}
 		}
 		return ""
 	}
@@ -108,16 +119,24 @@ func CheckSubtree(p string) string {
 		return "must not end with /"
 	}
 	for _, seg := range strings.Split(p, "/") {
-		switch {
-		case seg == "":
-			return "must not contain empty segments (//)"
-		case seg == "." || seg == "..":
-			return fmt.Sprintf("must be canonical, without %q segments", seg)
-		case strings.EqualFold(seg, ".git"):
-			return "must not contain a .git segment"
-		case strings.ContainsRune(seg, 0):
-			return "must not contain NUL"
+		if why := checkSegment(seg); why != "" {
+			return why
 		}
+	}
+	return ""
+}
+
+// checkSegment says why one segment of a path is not allowed, or "".
+func checkSegment(seg string) string {
+	switch {
+	case seg == "":
+		return "must not contain empty segments (//)"
+	case seg == "." || seg == "..":
+		return fmt.Sprintf("must be canonical, without %q segments", seg)
+	case strings.EqualFold(seg, ".git"):
+		return "must not contain a .git segment"
+	case strings.ContainsRune(seg, 0):
+		return "must not contain NUL"
 	}
 	return ""
 }
