@@ -3,6 +3,8 @@ package operations
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -39,7 +41,7 @@ func Connect(ctx context.Context, env Env, req ConnectRequest) (*contracts.Conne
 	if req.Ref != "" {
 		src, err = gitSource(req)
 	} else {
-		src, err = directorySource(p, env, req)
+		src, err = directorySource(p, env, conns, req)
 	}
 	if err != nil {
 		return nil, err
@@ -68,13 +70,19 @@ func Connect(ctx context.Context, env Env, req ConnectRequest) (*contracts.Conne
 }
 
 func declaredAlready(conns []sources.Connection, root string, src contracts.Source) bool {
+	_, ok := declaredAs(conns, root, src)
+	return ok
+}
+
+// declaredAs finds the declared connection with src's identity (S6).
+func declaredAs(conns []sources.Connection, root string, src contracts.Source) (sources.Connection, bool) {
 	id := sources.NewConnection(root, src).Identity
 	for _, c := range conns {
 		if c.Identity == id {
-			return true
+			return c, true
 		}
 	}
-	return false
+	return sources.Connection{}, false
 }
 
 // declare adds src to the configuration unless its identity is declared.
@@ -128,12 +136,17 @@ func gitSource(req ConnectRequest) (contracts.Source, error) {
 
 // directorySource checks that the directory is a tree root that verifies
 // (unless allowed otherwise) and stores it relative to the project root
-// when it lies inside.
-func directorySource(p *sources.Project, env Env, req ConnectRequest) (contracts.Source, error) {
+// when it lies inside. A directory already declared is its declaration as
+// it stands, unchecked: connecting it again is idempotent (S5) whatever
+// the tree holds now, or even if it is gone (verify and list report that).
+func directorySource(p *sources.Project, env Env, conns []sources.Connection, req ConnectRequest) (contracts.Source, error) {
 	if req.Path != "" {
 		return contracts.Source{}, contracts.Errorf(contracts.CodeUsage, "--path selects a subtree of a git source; it needs --ref")
 	}
 	abs := env.Abs(req.Target)
+	if c, ok := declaredDirectory(conns, p.Root, abs); ok {
+		return c.Source, nil
+	}
 	root, err := tree.OpenRoot(abs)
 	if err != nil {
 		if sources.CheckRepository(req.Target) == "" {
@@ -160,6 +173,17 @@ func directorySource(p *sources.Project, env Env, req ConnectRequest) (contracts
 		return contracts.Source{}, contracts.Errorf(contracts.CodeSourceInvalid, "cannot declare %s: its path %q %s", req.Target, path, why)
 	}
 	return contracts.Source{Kind: contracts.SourceDirectory, Path: path}, nil
+}
+
+// declaredDirectory finds the declared directory source at abs, by its
+// identity (the resolved path), so any spelling of it matches. A symlink
+// never matches: it is refused as a tree root as before, not taken for
+// the directory it points to.
+func declaredDirectory(conns []sources.Connection, root, abs string) (sources.Connection, bool) {
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return sources.Connection{}, false
+	}
+	return declaredAs(conns, root, contracts.Source{Kind: contracts.SourceDirectory, Path: abs})
 }
 
 // redactedInput shows a repository argument without anything that may be a

@@ -71,7 +71,7 @@ func Init(ctx context.Context, env Env, req InitRequest) (*contracts.InitResult,
 			}
 			created = true
 		}
-		src, err := directorySource(p, env, ConnectRequest{Target: root, AllowInvalid: true})
+		src, err := directorySource(p, env, nil, ConnectRequest{Target: root, AllowInvalid: true})
 		if err != nil {
 			return false, err
 		}
