@@ -77,8 +77,9 @@ type ResolveResult struct {
 
 // Resolution is directory resolution (S7) of one connection. ContentRoot is
 // the real content root; the repository fields are present when it lies in
-// a git checkout. A connection that cannot be resolved has OK false and an
-// Error; the others are still resolved.
+// a git checkout, or in a git source's snapshot: that one is Detached (it
+// has no .git) and its Branch is the source's. A connection that cannot be
+// resolved has OK false and an Error; the others are still resolved.
 type Resolution struct {
 	OK             bool          `json:"ok"`
 	Connection     ConnectionRef `json:"connection"`

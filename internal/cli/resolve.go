@@ -65,10 +65,11 @@ func (c *Context) printResolveTable(res *contracts.ResolveResult) {
 	t.print()
 }
 
-// resolvedState is a resolution's branch, HEAD and cleanliness as text.
+// resolvedState is a resolution's branch, HEAD and cleanliness as text. A
+// snapshot, detached, shows the branch it was taken from.
 func resolvedState(r contracts.Resolution) (branch, head, state string) {
 	branch = r.Branch
-	if r.Detached {
+	if r.Detached && branch == "" {
 		branch = "(detached)"
 	}
 	state = "clean"

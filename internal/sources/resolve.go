@@ -15,7 +15,7 @@ type DirectoryResolution struct {
 	ContentRoot    string
 	RepositoryRoot string // "" outside git
 	Subtree        string // repository-relative, "/"-separated, "." for the root
-	Branch         string // "" when detached or outside git
+	Branch         string // "" outside git or on a detached HEAD; a snapshot's is its source's branch (Detached too)
 	Detached       bool
 	Head           string // "" on an unborn branch
 	Dirty          bool   // tracked changes or untracked non-ignored files under the root

@@ -334,9 +334,11 @@ func (m *Managed) removeLeftoverWorktrees(ctx context.Context, cache, repository
 }
 
 // Resolution is directory resolution of a snapshot's tree: its commit,
-// detached, and clean (a snapshot is only handed out intact). A snapshot
+// detached, and clean (a snapshot is only handed out intact), with the
+// branch it was taken from (S7: the source's declared branch). A snapshot
 // has no .git, so git cannot be asked.
 func (s *Snapshot) Resolution() *DirectoryResolution {
 	subtree, _ := tree.Inside(s.Path, s.TreeRoot)
-	return &DirectoryResolution{ContentRoot: s.TreeRoot, RepositoryRoot: s.Path, Subtree: filepath.ToSlash(subtree), Detached: true, Head: s.Commit}
+	return &DirectoryResolution{ContentRoot: s.TreeRoot, RepositoryRoot: s.Path, Subtree: filepath.ToSlash(subtree),
+		Branch: s.Branch, Detached: true, Head: s.Commit}
 }
