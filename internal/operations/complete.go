@@ -2,7 +2,6 @@ package operations
 
 import (
 	"context"
-	"os"
 	"slices"
 	"strings"
 
@@ -48,7 +47,7 @@ func CompletionSelectors(ctx context.Context, env Env) []string {
 // machine.
 func CompletionSessionIDs(home *state.Home) []string {
 	var ids []string
-	for _, name := range entryNames(home.Path("sessions"), false) {
+	for _, name := range entryNames(home, home.Path("sessions"), false) {
 		if id, ok := strings.CutSuffix(name, ".json"); ok && uuid.Validate(id) == nil {
 			ids = append(ids, id)
 		}
@@ -60,7 +59,7 @@ func CompletionSessionIDs(home *state.Home) []string {
 // every schedule.
 func CompletionCleanupRunIDs(home *state.Home) []string {
 	var ids []string
-	for _, schedule := range entryNames(home.Path("history"), true) {
+	for _, schedule := range entryNames(home, home.Path("history"), true) {
 		runs, _ := history.Store{Home: home, ScheduleID: schedule}.IDs()
 		ids = append(ids, runs...)
 	}
@@ -72,7 +71,7 @@ func CompletionCleanupRunIDs(home *state.Home) []string {
 // this machine.
 func CompletionScheduleIDs(home *state.Home) []string {
 	var ids []string
-	for _, name := range entryNames(home.Path("schedules"), false) {
+	for _, name := range entryNames(home, home.Path("schedules"), false) {
 		if id, ok := strings.CutSuffix(name, ".toml"); ok {
 			ids = append(ids, id)
 		}
@@ -82,16 +81,14 @@ func CompletionScheduleIDs(home *state.Home) []string {
 
 // CompletionEvalRunIDs are the ids of the recorded eval runs.
 func CompletionEvalRunIDs(home *state.Home) []string {
-	return entryNames(home.Path("evals"), true)
+	return entryNames(home, home.Path("evals"), true)
 }
 
-// entryNames lists a directory's directories (dirs) or regular files,
-// sorted; nothing when it is missing, unreadable or a symlink.
-func entryNames(dir string, dirs bool) []string {
-	if state.CheckNoSymlink(dir) != nil {
-		return nil
-	}
-	entries, err := os.ReadDir(dir)
+// entryNames lists a state directory's directories (dirs) or regular
+// files, sorted; nothing when it is missing, unreadable or is or lies
+// behind a symlink.
+func entryNames(home *state.Home, dir string, dirs bool) []string {
+	entries, err := home.ReadDir(dir)
 	if err != nil {
 		return nil
 	}

@@ -5,13 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/hostconfig"
-	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 )
 
 // MCPTokenEnv is the variable the HTTP configurations `mcp config --http`
@@ -29,17 +27,14 @@ func MCPHTTPToken(env Env) (token, file string, created bool, err error) {
 		return "", "", false, err
 	}
 	file = filepath.Join(dir, "http-token")
-	if err := state.CheckNoSymlink(file); err != nil {
-		return "", "", false, err
-	}
-	data, err := os.ReadFile(file)
+	data, err := env.Home.ReadFile(file)
 	switch {
 	case err == nil:
 		if t := strings.TrimSpace(string(data)); len(t) >= 32 {
 			return t, file, false, nil
 		}
 	case !errors.Is(err, fs.ErrNotExist):
-		return "", "", false, contracts.Errorf(contracts.CodeIO, "cannot read %s: %v", file, err)
+		return "", "", false, err
 	}
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {

@@ -185,7 +185,7 @@ func (m *Managed) createCache(ctx context.Context, repository, branch string) (p
 		return "", false, err
 	}
 	dir := filepath.Dir(path)
-	removeLeftovers(dir, ".staging-"+filepath.Base(path)+"-")
+	m.removeLeftovers(dir, ".staging-"+filepath.Base(path)+"-")
 	staging, err := os.MkdirTemp(dir, ".staging-"+filepath.Base(path)+"-")
 	if err != nil {
 		return "", false, contracts.Errorf(contracts.CodeIO, "cannot create a staging directory in %s: %v", dir, err)
@@ -278,9 +278,9 @@ func removeStaleRefLocks(cache, branch string) {
 
 // removeLeftovers deletes staging directories an interrupted run left in dir.
 // It reports how many it removed.
-func removeLeftovers(dir, prefix string) int {
+func (m *Managed) removeLeftovers(dir, prefix string) int {
 	n := 0
-	entries, _ := os.ReadDir(dir)
+	entries, _ := m.Home.ReadDir(dir)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), prefix) {
 			os.RemoveAll(filepath.Join(dir, e.Name()))

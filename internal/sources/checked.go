@@ -2,7 +2,6 @@ package sources
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,7 +27,7 @@ func (m *Managed) checkSubtreeOnce(ctx context.Context, cache, repository, commi
 	if err != nil {
 		return err
 	}
-	data, _ := os.ReadFile(file)
+	data, _ := m.Home.ReadFile(file) // none, or through a symlink: check again
 	known := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	if slices.Contains(known, subtree) {
 		return nil

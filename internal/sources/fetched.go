@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -49,7 +48,7 @@ func (m *Managed) loadFetched(repository string) map[string]FetchRecord {
 	if err != nil {
 		return records
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+	if data, err := m.Home.ReadFile(filepath.Join(dir, name)); err == nil {
 		_ = json.Unmarshal(data, &records) // damaged: every age unknown until the next fetch
 	}
 	return records

@@ -53,16 +53,16 @@ func (m *Managed) CachedRepositories() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	owners, err := os.ReadDir(root)
+	owners, err := m.Home.ReadDir(root)
 	if err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot list caches in %s: %v", root, err)
+		return nil, err
 	}
 	var repos []string
 	for _, o := range owners {
 		if !o.IsDir() || strings.HasPrefix(o.Name(), ".") {
 			continue
 		}
-		caches, _ := os.ReadDir(filepath.Join(root, o.Name()))
+		caches, _ := m.Home.ReadDir(filepath.Join(root, o.Name()))
 		for _, c := range caches {
 			name, ok := strings.CutSuffix(c.Name(), ".git")
 			if ok && c.IsDir() && !strings.HasPrefix(name, ".") {
@@ -77,7 +77,7 @@ func (m *Managed) CachedRepositories() ([]string, error) {
 // cheap first look before sync's automatic pruning asks for more.
 func (m *Managed) SnapshotCount(repository string) int {
 	owner, name := splitRepository(repository)
-	entries, _ := os.ReadDir(m.Home.Path("snapshots", owner, name))
+	entries, _ := m.Home.ReadDir(m.Home.Path("snapshots", owner, name))
 	n := 0
 	for _, e := range entries {
 		if e.IsDir() && isCommitID(e.Name()) {
@@ -126,9 +126,9 @@ func (m *Managed) Prune(ctx context.Context, repository string, opts PruneOption
 	if err != nil {
 		return rep, err
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := m.Home.ReadDir(dir)
 	if err != nil {
-		return rep, contracts.Errorf(contracts.CodeIO, "cannot list snapshots in %s: %v", dir, err)
+		return rep, err
 	}
 	var old []fs.DirEntry
 	for _, e := range entries {
@@ -157,7 +157,7 @@ func (m *Managed) Prune(ctx context.Context, repository string, opts PruneOption
 		rep.Removed = append(rep.Removed, commit)
 		rep.Snapshots--
 	}
-	rep.BytesFreed += removeOrphanRecords(dir, newest, opts.Pinned)
+	rep.BytesFreed += m.removeOrphanRecords(dir, newest, opts.Pinned)
 	if len(rep.Removed) > 0 {
 		if err := m.Git.WorktreePrune(ctx, cache); err != nil {
 			return rep, gitError(err)
@@ -220,8 +220,8 @@ var snapshotRecords = []string{".verdicts", ".subtrees", ".index", ".dirs"}
 // removeOrphanRecords deletes records of commits that have no snapshot and
 // are neither a tip nor pinned (their snapshot was removed by hand, or a
 // removal was interrupted).
-func removeOrphanRecords(dir string, newest, pinned map[string]bool) int64 {
-	entries, _ := os.ReadDir(dir)
+func (m *Managed) removeOrphanRecords(dir string, newest, pinned map[string]bool) int64 {
+	entries, _ := m.Home.ReadDir(dir)
 	var freed int64
 	for _, e := range entries {
 		for _, suffix := range snapshotRecords {

@@ -63,9 +63,9 @@ func snapshotTree(cache, path string) git.WorkTree {
 }
 
 // readSnapshotDirs reads the directories a snapshot holds; ok is false
-// when the record is missing or unreadable.
-func readSnapshotDirs(path string) (dirs []string, ok bool) {
-	data, err := os.ReadFile(snapshotDirs(path))
+// when the record is missing, unreadable or reached through a symlink.
+func (m *Managed) readSnapshotDirs(path string) (dirs []string, ok bool) {
+	data, err := m.Home.ReadFile(snapshotDirs(path))
 	if err != nil {
 		return nil, false
 	}
@@ -107,7 +107,7 @@ func (m *Managed) snapshotState(ctx context.Context, path, cache, commit string)
 	if _, err := os.Lstat(filepath.Join(path, ".git")); !errors.Is(err, fs.ErrNotExist) {
 		return true, false, nil
 	}
-	dirs, ok := readSnapshotDirs(path)
+	dirs, ok := m.readSnapshotDirs(path)
 	if !ok {
 		return true, false, nil
 	}
@@ -161,7 +161,7 @@ func (m *Managed) changedPaths(ctx context.Context, cache, path string) []string
 	if fi, err := os.Lstat(path); err != nil || !fi.IsDir() {
 		return nil
 	}
-	if _, ok := readSnapshotDirs(path); !ok {
+	if _, ok := m.readSnapshotDirs(path); !ok {
 		return nil
 	}
 	pending, _ := m.Git.Pending(ctx, snapshotTree(cache, path))
@@ -260,7 +260,7 @@ func (m *Managed) carriedDirs(repository, commit, carry string) []string {
 	if err != nil {
 		return nil
 	}
-	dirs, ok := readSnapshotDirs(path)
+	dirs, ok := m.readSnapshotDirs(path)
 	if !ok || covers(dirs, []string{"."}) {
 		return nil
 	}
@@ -325,8 +325,8 @@ func (m *Managed) removeLeftoverWorktrees(ctx context.Context, cache, repository
 		return err
 	}
 	removed := removeBrokenWorktreeRecords(cache)
-	removed += removeLeftovers(dir, ".staging-")
-	removed += removeLeftovers(dir, ".trash-")
+	removed += m.removeLeftovers(dir, ".staging-")
+	removed += m.removeLeftovers(dir, ".trash-")
 	if removed == 0 {
 		return nil // nothing left over: spare the git call
 	}

@@ -285,6 +285,6 @@ func (m *Managed) held(repository, commit, subtree string) bool {
 	if err != nil {
 		return false
 	}
-	dirs, ok := readSnapshotDirs(path)
+	dirs, ok := m.readSnapshotDirs(path)
 	return ok && covers(dirs, []string{subtree})
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -42,9 +41,12 @@ func (m *Managed) verdictFile(repository, commit string) (string, error) {
 	return snap + ".verdicts", nil
 }
 
+// loadVerdicts reads a snapshot's verdicts: none when the record is
+// missing or reached through a symlink (a verdict from outside the state
+// would spare a tree its verification).
 func (m *Managed) loadVerdicts(file string) map[string]verdict {
 	verdicts := map[string]verdict{}
-	if data, err := os.ReadFile(file); err == nil {
+	if data, err := m.Home.ReadFile(file); err == nil {
 		if json.Unmarshal(data, &verdicts) != nil {
 			return map[string]verdict{} // unreadable or older: verify again
 		}

@@ -91,13 +91,12 @@ func (s Store) Prune(keep int) error {
 
 // IDs lists the stored run ids, oldest first.
 func (s Store) IDs() ([]string, error) {
-	dir := s.Home.Path("history", s.ScheduleID)
-	entries, err := os.ReadDir(dir)
+	entries, err := s.Home.ReadDir(s.Home.Path("history", s.ScheduleID))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot list %s: %v", dir, err)
+		return nil, err
 	}
 	var ids []string
 	for _, e := range entries {
@@ -115,15 +114,12 @@ func (s Store) Load(id string) (*contracts.RunRecord, error) {
 		return nil, contracts.Errorf(contracts.CodeUsage, "%q is not a run id", id)
 	}
 	path := s.Home.Path("history", s.ScheduleID, id+".json")
-	if err := state.CheckNoSymlink(path); err != nil {
-		return nil, err
-	}
-	data, err := os.ReadFile(path)
+	data, err := s.Home.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, contracts.Errorf(contracts.CodeScheduleNotFound, "no run %s in the history of schedule %s", id, s.ScheduleID)
 	}
 	if err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot read %s: %v", path, err)
+		return nil, err
 	}
 	var rec contracts.RunRecord
 	if err := json.Unmarshal(data, &rec); err != nil {
@@ -134,11 +130,7 @@ func (s Store) Load(id string) (*contracts.RunRecord, error) {
 
 // Output reads a run's stored (already redacted) output.
 func (s Store) Output(id string) (string, error) {
-	path := s.Home.Path("history", s.ScheduleID, id+".log")
-	if err := state.CheckNoSymlink(path); err != nil {
-		return "", err
-	}
-	data, err := os.ReadFile(path)
+	data, err := s.Home.ReadFile(s.Home.Path("history", s.ScheduleID, id+".log"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -162,17 +154,25 @@ func (s Store) All() ([]contracts.RunRecord, error) {
 	return runs, nil
 }
 
-// Checkpoint is the input digest of the last successful run ("" if none).
-func (s Store) Checkpoint() string {
-	data, err := os.ReadFile(s.Home.Path("history", s.ScheduleID, "checkpoint.json"))
+// Checkpoint is the input digest of the last successful run ("" if none,
+// or if the record is damaged: the next run then runs). A checkpoint that
+// is, or lies behind, a symlink is an error: a file outside the state
+// must not decide that a run has nothing to do.
+func (s Store) Checkpoint() (string, error) {
+	data, err := s.Home.ReadFile(s.Home.Path("history", s.ScheduleID, "checkpoint.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
 	if err != nil {
-		return ""
+		return "", err
 	}
 	var cp struct {
 		Digest string `json:"digest"`
 	}
-	json.Unmarshal(data, &cp)
-	return cp.Digest
+	if json.Unmarshal(data, &cp) != nil {
+		return "", nil
+	}
+	return cp.Digest, nil
 }
 
 // SetCheckpoint records the digest the next run compares its input with.
@@ -188,7 +188,9 @@ func (s Store) SetCheckpoint(digest, run string) error {
 // Purge removes the whole history of the schedule.
 func (s Store) Purge() error {
 	dir := s.Home.Path("history", s.ScheduleID)
-	if err := state.CheckNoSymlink(dir); err != nil {
+	// RemoveAll does not follow a last-component link, but would remove
+	// below a linked history/.
+	if err := s.Home.CheckPath(dir); err != nil {
 		return err
 	}
 	if err := os.RemoveAll(dir); err != nil {

@@ -1,8 +1,9 @@
 // Package state is the private machine state under ~/.context-tree (or
 // $CONTEXT_TREE_HOME): repository caches, snapshots, worktrees, session
 // records, schedules, history and locks (S18). Directories are 0700 and
-// files 0600; no path component may be a symlink; files are replaced
-// atomically. There is no project registry and no eviction.
+// files 0600; no path component may be a symlink, on writes (Dir,
+// WriteFile) as on reads (ReadFile, ReadDir, CheckPath); files are
+// replaced atomically. There is no project registry and no eviction.
 package state
 
 import (
@@ -85,24 +86,33 @@ func ensureDir(dir string) error {
 	case err != nil:
 		return contracts.Errorf(contracts.CodeIO, "cannot read state directory %s: %v", dir, unwrap(err))
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return contracts.Errorf(contracts.CodeStateInvalid, "state path %s is a symlink; git-context-tree never follows symlinks in its state", dir).
-			WithDetails(map[string]any{"path": dir})
+		return symlinkError(dir)
 	case !fi.IsDir():
-		return contracts.Errorf(contracts.CodeStateInvalid, "state path %s is not a directory", dir).WithDetails(map[string]any{"path": dir})
+		return notDirError(dir)
 	}
 	return nil
 }
 
-// CheckNoSymlink refuses a state path that exists as a symlink (a cache or
+// symlinkError is the one refusal of a symlink in the state, whether it
+// is met writing (Dir, WriteFile) or reading (ReadFile, ReadDir).
+func symlinkError(path string) error {
+	return contracts.Errorf(contracts.CodeStateInvalid, "state path %s is a symlink; git-context-tree never follows symlinks in its state", path).
+		WithDetails(map[string]any{"path": path})
+}
+
+func notDirError(path string) error {
+	return contracts.Errorf(contracts.CodeStateInvalid, "state path %s is not a directory", path).WithDetails(map[string]any{"path": path})
+}
+
+// checkNoSymlink refuses a state path that exists as a symlink (a cache or
 // snapshot someone replaced). A missing path is fine.
-func CheckNoSymlink(path string) error {
+func checkNoSymlink(path string) error {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return contracts.Errorf(contracts.CodeStateInvalid, "state path %s is a symlink; git-context-tree never follows symlinks in its state", path).
-			WithDetails(map[string]any{"path": path})
+		return symlinkError(path)
 	}
 	return nil
 }
@@ -111,7 +121,7 @@ func CheckNoSymlink(path string) error {
 // dir (from Dir) with data, mode 0600.
 func (h *Home) WriteFile(dir, name string, data []byte) error {
 	path := filepath.Join(dir, name)
-	if err := CheckNoSymlink(path); err != nil {
+	if err := checkNoSymlink(path); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(path, data, 0o600); err != nil {

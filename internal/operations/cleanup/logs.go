@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"slices"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
@@ -77,9 +76,9 @@ func logIDs(ctx context.Context, env operations.Env, req LogsRequest) ([]string,
 	for _, s := range all {
 		ids = append(ids, s.ID)
 	}
-	entries, err := os.ReadDir(env.Home.Path("history"))
+	entries, err := env.Home.ReadDir(env.Home.Path("history"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot list the cleanup history: %v", err)
+		return nil, err
 	}
 	for _, e := range entries {
 		if e.IsDir() && validScheduleID(e.Name()) && !slices.Contains(ids, e.Name()) {
@@ -121,7 +120,7 @@ func runLog(env operations.Env, scheduleIDs []string, run string) (*contracts.Cl
 	}
 	out, err := store.Output(id)
 	if err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot read the output of run %s: %v", id, err)
+		return nil, err
 	}
 	return &contracts.CleanupLogs{SchemaVersion: contracts.CLIVersion, Runs: []contracts.RunRecord{*rec}, Output: &out}, nil
 }

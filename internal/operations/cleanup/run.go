@@ -207,7 +207,12 @@ func (r *cleanupRun) execute(ctx context.Context) {
 		return
 	}
 	r.rec.Input = input
-	if input == r.store.Checkpoint() {
+	checkpoint, err := r.store.Checkpoint()
+	if err != nil {
+		r.fail(contracts.OutcomeFailed, "cannot read the checkpoint of the last successful run", err)
+		return
+	}
+	if input == checkpoint {
 		r.rec.Outcome = contracts.OutcomeUnchanged
 		return
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -37,19 +36,7 @@ func readScheduleFile(env operations.Env, id string) ([]byte, error) {
 	if !validScheduleID(id) {
 		return nil, contracts.Errorf(contracts.CodeUsage, "%q is not a schedule id (16 hex digits, see `git context-tree cleanup list`)", id)
 	}
-	path := schedulePath(env, id)
-	if err := checkStatePath(path); err != nil {
-		return nil, err
-	}
-	return os.ReadFile(path)
-}
-
-func checkStatePath(path string) error {
-	fi, err := os.Lstat(path)
-	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return contracts.Errorf(contracts.CodeStateInvalid, "state path %s is a symlink", path)
-	}
-	return nil
+	return env.Home.ReadFile(schedulePath(env, id))
 }
 
 func validScheduleID(id string) bool {
@@ -68,11 +55,7 @@ func loadSchedule(env operations.Env, id string) (*contracts.Schedule, []byte, e
 			WithDetails(map[string]any{"schedule": id})
 	}
 	if err != nil {
-		var ce *contracts.Error
-		if errors.As(err, &ce) {
-			return nil, nil, err
-		}
-		return nil, nil, contracts.Errorf(contracts.CodeIO, "cannot read schedule %s: %v", id, err)
+		return nil, nil, err
 	}
 	var rec contracts.Schedule
 	if _, err := toml.Decode(string(data), &rec); err != nil || rec.ID != id {
@@ -90,12 +73,12 @@ func loadSchedule(env operations.Env, id string) (*contracts.Schedule, []byte, e
 
 // allSchedules reads every schedule record.
 func allSchedules(env operations.Env) ([]*contracts.Schedule, error) {
-	entries, err := os.ReadDir(env.Home.Path("schedules"))
+	entries, err := env.Home.ReadDir(env.Home.Path("schedules"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot list schedules: %v", err)
+		return nil, err
 	}
 	var out []*contracts.Schedule
 	for _, e := range entries {

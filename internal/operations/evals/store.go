@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/operations/idprefix"
 )
@@ -37,9 +37,9 @@ func runDir(env operations.Env, id string) (string, error) {
 
 // resolveRun finds a run by id or unique prefix.
 func resolveRun(env operations.Env, arg string) (string, error) {
-	entries, err := os.ReadDir(env.Home.Path(runsDir))
+	entries, err := env.Home.ReadDir(env.Home.Path(runsDir))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", contracts.Errorf(contracts.CodeIO, "cannot list the eval runs: %v", err)
+		return "", err
 	}
 	var ids []string
 	for _, e := range entries {
@@ -70,8 +70,9 @@ func writeJSON(file string, v any) error {
 	return nil
 }
 
-func readJSON(file string, v any) error {
-	data, err := os.ReadFile(file)
+// readJSON reads a record of a run, never through a symlink.
+func readJSON(home *state.Home, file string, v any) error {
+	data, err := home.ReadFile(file)
 	if err != nil {
 		return err
 	}
@@ -86,20 +87,23 @@ func loadRun(env operations.Env, id string) (*contracts.EvalRun, string, error) 
 		return nil, "", err
 	}
 	var m contracts.EvalRun
-	if err := readJSON(filepath.Join(dir, manifestName), &m); err != nil {
+	if err := readJSON(env.Home, filepath.Join(dir, manifestName), &m); err != nil {
 		return nil, "", contracts.Errorf(contracts.CodeStateInvalid, "eval run %s has no readable manifest: %v", id, err)
 	}
-	entries, _ := os.ReadDir(filepath.Join(dir, answersDir))
+	entries, err := env.Home.ReadDir(filepath.Join(dir, answersDir))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, "", err
+	}
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
 		var a contracts.EvalAnswer
-		if readJSON(filepath.Join(dir, answersDir, e.Name()), &a) != nil {
-			continue // torn: the answer is run again on resume
+		if readJSON(env.Home, filepath.Join(dir, answersDir, e.Name()), &a) != nil {
+			continue // torn (or a symlink): the answer is run again on resume
 		}
 		var g gradeRecord
-		if readJSON(filepath.Join(dir, gradesDir, e.Name()), &g) == nil {
+		if readJSON(env.Home, filepath.Join(dir, gradesDir, e.Name()), &g) == nil {
 			a.Grade, a.Reviewer = g.Grade, g.Reviewer
 		}
 		m.Answers = append(m.Answers, a)

@@ -83,13 +83,13 @@ func captureSession(ctx context.Context, env operations.Env, s *contracts.Sessio
 // current base, else read from the base tree (and, for a sparse session,
 // its entries outside the subtree marked skip-worktree).
 func startCaptureIndex(ctx context.Context, env operations.Env, s *contracts.Session, w git.WorkTree) error {
+	// A base index that is missing, or is or lies behind a symlink, is
+	// made again from the base tree.
 	if base, err := baseIndexPath(env, s); err == nil {
-		if fi, err := os.Lstat(base); err == nil && fi.Mode().IsRegular() {
-			if err := copyFile(base, w.Index); err == nil {
-				return nil
-			}
-			os.Remove(w.Index)
+		if err := copyFile(env.Home, base, w.Index); err == nil {
+			return nil
 		}
+		os.Remove(w.Index)
 	}
 	return fillBaseIndex(ctx, env, s, w)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/redact"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
@@ -280,7 +281,7 @@ func settleSessionRepo(ctx context.Context, env operations.Env, s *contracts.Ses
 			return contracts.Errorf(contracts.CodeIO, "cannot move the session's branch to %.12s: %v", s.Commit, err)
 		}
 	}
-	if err := installIndex(c.index, sessionGitDir(s)); err != nil {
+	if err := installIndex(env.Home, c.index, sessionGitDir(s)); err != nil {
 		return err
 	}
 	pending, err := env.Git.Pending(ctx, c.wt)
@@ -293,17 +294,19 @@ func settleSessionRepo(ctx context.Context, env operations.Env, s *contracts.Ses
 	return nil
 }
 
-// installIndex copies an index file into a git directory, atomically.
-func installIndex(index, gitDir string) error {
-	if err := copyFile(index, filepath.Join(gitDir, "index")); err != nil {
+// installIndex copies an index file of the state into a git directory,
+// atomically.
+func installIndex(home *state.Home, index, gitDir string) error {
+	if err := copyFile(home, index, filepath.Join(gitDir, "index")); err != nil {
 		return contracts.Errorf(contracts.CodeIO, "cannot update the session's index: %v", err)
 	}
 	return nil
 }
 
-// copyFile copies a file through a temporary file beside dst.
-func copyFile(src, dst string) error {
-	data, err := os.ReadFile(src)
+// copyFile copies a file of the state (read through no symlink) through
+// a temporary file beside dst.
+func copyFile(home *state.Home, src, dst string) error {
+	data, err := home.ReadFile(src)
 	if err != nil {
 		return err
 	}

@@ -210,9 +210,9 @@ func unknownWorktrees(env operations.Env, ids []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := env.Home.ReadDir(dir)
 	if err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot list %s: %v", dir, err)
+		return nil, err
 	}
 	known := map[string]bool{}
 	for _, id := range ids {

@@ -184,9 +184,12 @@ func checkHomeConfig(ctx context.Context, env operations.Env, s *contracts.Sessi
 	if err != nil {
 		return err
 	}
-	record, err := os.ReadFile(file)
-	if err != nil {
+	record, err := env.Home.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil
+	}
+	if err != nil {
+		return err
 	}
 	want, recordedBytes, _ := strings.Cut(strings.TrimSpace(string(record)), "\n")
 	bytes := homeConfigBytes(s)

@@ -210,7 +210,7 @@ func moveSessionRepo(ctx context.Context, env operations.Env, s *contracts.Sessi
 	if err := git.SetLooseRef(sessionGitDir(s), "refs/heads/"+s.Branch, to, from); err != nil {
 		return contracts.Errorf(contracts.CodeIO, "cannot move the session's branch to %.12s: %v", to, err)
 	}
-	return installIndex(idx, sessionGitDir(s))
+	return installIndex(env.Home, idx, sessionGitDir(s))
 }
 
 func updateInProgress(s *contracts.Session) error {

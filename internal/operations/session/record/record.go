@@ -60,16 +60,13 @@ func (st Store) Load(id string) (*contracts.Session, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, id+".json")
-	if err := state.CheckNoSymlink(path); err != nil {
-		return nil, err
-	}
-	data, err := os.ReadFile(path)
+	data, err := st.Home.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, contracts.Errorf(contracts.CodeSessionNotFound, "no write session %s on this machine (see `git context-tree write list`)", id).
 			WithDetails(map[string]any{"session": id})
 	}
 	if err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot read session %s: %v", id, err)
+		return nil, err
 	}
 	var s contracts.Session
 	if err := json.Unmarshal(data, &s); err != nil || s.ID != id {
@@ -191,9 +188,9 @@ func (st Store) IDs() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := st.Home.ReadDir(dir)
 	if err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot list sessions: %v", err)
+		return nil, err
 	}
 	var ids []string
 	for _, e := range entries {
