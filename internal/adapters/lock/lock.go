@@ -6,6 +6,7 @@ package lock
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -82,7 +83,7 @@ func AcquireWaiting(path, purpose string, w Wait) (*Lock, error) {
 
 // readPurpose is the second line of a lock file ("" when it has none).
 func readPurpose(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := readLockFile(path)
 	if err != nil {
 		return ""
 	}
@@ -156,7 +157,7 @@ func createExclusive(path, content string) error {
 // readOwner reads the owner pid; ok is false when the file vanished or its
 // first line is not complete yet.
 func readOwner(path string) (int, bool) {
-	data, err := os.ReadFile(path)
+	data, err := readLockFile(path)
 	if err != nil {
 		return 0, false
 	}
@@ -166,6 +167,19 @@ func readOwner(path string) (int, bool) {
 		return 0, false
 	}
 	return pid, true
+}
+
+// readLockFile reads a lock file without following a symlink (S18: state
+// paths reject symlinks): a symlink put in a lock's place has no owner
+// line, so it is reclaimed as abandoned once the grace has passed, its
+// target never read.
+func readLockFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 4096))
 }
 
 // abandoned reports a lock file that has lacked an owner line for longer

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 )
@@ -152,5 +153,40 @@ func TestAcquireWaitingSilent(t *testing.T) {
 	}
 	if _, err := AcquireWaiting(held, "testing", Wait{Max: 0, Waiting: never}); err == nil {
 		t.Fatal("a held lock was taken")
+	}
+}
+
+// A symlink in a lock's place is never followed (S18): its target names a
+// live owner, yet the link has no owner line of its own, so once older
+// than the grace it is reclaimed like an abandoned lock, and its target is
+// neither read as the owner nor touched.
+func TestSymlinkedLockIsNotFollowed(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere")
+	live := fmt.Sprintf("%d\nsomeone else's file\n", os.Getpid())
+	if err := os.WriteFile(target, []byte(live), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "x.lock")
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+	old := unix.NsecToTimeval(time.Now().Add(-time.Hour).UnixNano())
+	if err := unix.Lutimes(path, []unix.Timeval{old, old}); err != nil {
+		t.Fatal(err)
+	}
+	if owner, ok := readOwner(path); ok {
+		t.Errorf("readOwner followed the symlink: owner %d", owner)
+	}
+	l, err := Acquire(path, "testing", 0)
+	if err != nil {
+		t.Fatalf("Acquire over a symlinked lock: %v", err)
+	}
+	defer l.Release()
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("the lock is not a regular file of ours: %v, %v", fi, err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != live {
+		t.Errorf("the symlink's target changed: %q", data)
 	}
 }
