@@ -100,15 +100,18 @@ func (r *cleanupRun) watch(ctx context.Context, cancel context.CancelCauseFunc, 
 	return func() { close(done); <-stopped }
 }
 
-// branchState is what the branch watcher compares: the branch a directory
-// source's checkout is on, or the git source's remote-tracking commit.
+// branchState is what the branch watcher compares: the git source's
+// remote-tracking commit; for a directory source, the branch its checkout
+// is on and the commit that branch is at (a commit made there while the
+// agent works changes the source, as a fetch does a git source's).
 func (r *cleanupRun) branchState(ctx context.Context, s *contracts.Session) string {
 	if s.Repository.Kind == contracts.SourceGit {
 		c, _ := r.env.Git.ResolveCommit(ctx, s.Repository.CommonDir, "refs/remotes/origin/"+r.sched.Branch)
 		return c
 	}
 	b, _, _ := r.env.Git.Branch(ctx, git.Isolated, s.Repository.Root)
-	return b
+	head, _ := r.env.Git.Head(ctx, git.Isolated, s.Repository.Root)
+	return b + " " + head
 }
 
 func (r *cleanupRun) changed(ctx context.Context, s *contracts.Session, branchRef string) string {
