@@ -147,3 +147,20 @@ func TestParseMeta(t *testing.T) {
 		t.Errorf("a non-string version counted: %q", m.Version())
 	}
 }
+
+// TestSkillsForbidFollowingSymlinks: every skill that has an agent read or
+// edit a tree tells it never to follow a symlink (S17: agents must not
+// follow symlinks when editing).
+func TestSkillsForbidFollowingSymlinks(t *testing.T) {
+	b := bundle(t, "v1.2.3")
+	never := regexp.MustCompile(`(?is)never[^.]*follow[^.]*symlink|never follow symlinks|never create a symlink or follow one`)
+	for _, name := range []string{"context-tree-cleanup", "context-tree-read", "context-tree-write"} {
+		s, ok := b.Skill(name)
+		if !ok {
+			t.Fatalf("no skill %s", name)
+		}
+		if !never.Match(s.Files[skillFile]) {
+			t.Errorf("%s does not tell the agent never to follow a symlink", name)
+		}
+	}
+}
