@@ -2,7 +2,6 @@ package sources
 
 import (
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -115,18 +114,40 @@ func PinnedRef(identity string, src contracts.Source) (ref contracts.ConnectionR
 
 // GitSelector is a git source's exact selector:
 // https://github.com/<owner>/<repo>/tree/<branch>[/<segment>...], the branch
-// and each subtree segment URL-encoded on their own; no suffix for ".".
+// and each subtree segment URL-encoded on their own (encodeComponent); no
+// suffix for ".".
 func GitSelector(repository, branch, subtree string) string {
 	var b strings.Builder
 	b.WriteString("https://github.com/")
 	b.WriteString(strings.ToLower(repository))
 	b.WriteString("/tree/")
-	b.WriteString(url.PathEscape(branch))
+	b.WriteString(encodeComponent(branch))
 	if subtree != "." {
 		for _, seg := range strings.Split(subtree, "/") {
 			b.WriteByte('/')
-			b.WriteString(url.PathEscape(seg))
+			b.WriteString(encodeComponent(seg))
 		}
+	}
+	return b.String()
+}
+
+// encodeComponent URL-encodes one component as JavaScript's
+// encodeURIComponent does, the encoding of the specification's reference
+// selectors: every byte but ASCII letters, digits and -_.!~*'() becomes
+// %XX (uppercase hex). url.PathEscape would leave $&+,:;=@ as they are,
+// so a branch "fix+1" would get another selector than the reference's.
+func encodeComponent(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
 	}
 	return b.String()
 }

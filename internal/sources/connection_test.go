@@ -21,6 +21,10 @@ func TestGitSelector(t *testing.T) {
 		{"acme/handbook", "100%", "50%/x", "https://github.com/acme/handbook/tree/100%25/50%25/x"},
 		{"acme/handbook", "café", "résumé", "https://github.com/acme/handbook/tree/caf%C3%A9/r%C3%A9sum%C3%A9"},
 		{"acme/handbook", "a#b", "q?x", "https://github.com/acme/handbook/tree/a%23b/q%3Fx"},
+		// encodeURIComponent's set: sub-delimiters and '@' ':' are encoded,
+		// -_.!~*'() are not.
+		{"acme/handbook", "fix+1@v2:x", "a=b&c;d,e$f", "https://github.com/acme/handbook/tree/fix%2B1%40v2%3Ax/a%3Db%26c%3Bd%2Ce%24f"},
+		{"acme/handbook", "it's-(ok)!", "x_y.z~w*", "https://github.com/acme/handbook/tree/it's-(ok)!/x_y.z~w*"},
 	}
 	for _, tt := range tests {
 		if got := GitSelector(tt.repo, tt.branch, tt.subtree); got != tt.want {
