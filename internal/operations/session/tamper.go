@@ -68,6 +68,12 @@ func checkSessionRepo(ctx context.Context, env operations.Env, s *contracts.Sess
 			return tampered(p, "exists", reached, "check the home repository "+s.Repository.CommonDir+" (its refs and configuration), then remove "+p)
 		}
 	}
+	if link, err := firstSymlink(gitDir); err != nil {
+		return tampered(gitDir, "cannot be read", err.Error(), "check it")
+	} else if link != "" {
+		return tampered(link, "is a symlink", "git run in the session writes through it wherever it points (another repository's refs, objects or configuration)",
+			"check the home repository "+s.Repository.CommonDir+" (its refs, objects and configuration), then remove "+link)
+	}
 	alternates := filepath.Join(gitDir, "objects", "info", "alternates")
 	want := filepath.Join(s.Repository.CommonDir, "objects") + "\n"
 	if data, err := os.ReadFile(alternates); err != nil || string(data) != want {
@@ -100,6 +106,23 @@ func checkSessionRepo(ctx context.Context, env operations.Env, s *contracts.Sess
 	return nil
 }
 
+// firstSymlink is the first symlink at or below dir ("" when there is
+// none): the session's git directory holds none of its own making.
+func firstSymlink(dir string) (string, error) {
+	found := ""
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			found = p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found, err
+}
+
 // The home repository's own configuration applies to every git command
 // the tool runs there for the session (the capture's `git add`, the
 // commit), so a filter, a signing program or an include written into it
@@ -112,6 +135,29 @@ func checkSessionRepo(ctx context.Context, env operations.Env, s *contracts.Sess
 // git command of the tool for a session acts on, are left out of it.
 var homeConfigIgnored = []string{"branch.", "remote.", "pull.", "push.", "fetch.", "gc.", "maintenance.", "advice.", "color.", "status."}
 
+// redirects reports a key of an ignored section that names a program or
+// where the user's own fetches and pushes go: a remote's URLs, its
+// upload-pack, receive-pack, proxy or helper (remote.<name>.vcs), or a
+// branch's remote given as a path or URL instead of a remote's name.
+// Ordinary remote and branch work leaves them alone, and git run through
+// a session's commondir could otherwise point the user's next fetch at a
+// program or their next push at another repository unseen.
+func redirects(key, value string) bool {
+	section, rest, _ := strings.Cut(key, ".")
+	i := strings.LastIndexByte(rest, '.')
+	if i < 0 {
+		return false
+	}
+	name := rest[i+1:]
+	switch section {
+	case "remote":
+		return slices.Contains([]string{"url", "pushurl", "uploadpack", "receivepack", "proxy", "vcs"}, name)
+	case "branch":
+		return (name == "remote" || name == "pushremote") && strings.ContainsAny(value, "/:\\")
+	}
+	return false
+}
+
 // homeConfigRecord is where a session's digest of its home repository's
 // configuration file is kept.
 func homeConfigRecord(env operations.Env, s *contracts.Session) (string, error) {
@@ -122,12 +168,23 @@ func homeConfigRecord(env operations.Env, s *contracts.Session) (string, error) 
 	return filepath.Join(dir, s.ID+".homeconfig"), nil
 }
 
+// homeConfigVersion marks a record whose digest also covers the entries
+// of ignored sections that redirect (redirects); a record without it was
+// made before and is checked as it was made.
+const homeConfigVersion = "v2 "
+
 // homeConfigDigest is the digest of the home repository's configuration
-// as it is now, but for homeConfigIgnored ("absent" without a file).
-func homeConfigDigest(ctx context.Context, env operations.Env, s *contracts.Session) (string, error) {
+// as it is now, but for homeConfigIgnored ("absent" without a file); with
+// redirecting, the entries of those sections that redirect count too, and
+// the digest carries homeConfigVersion.
+func homeConfigDigest(ctx context.Context, env operations.Env, s *contracts.Session, redirecting bool) (string, error) {
+	prefix := ""
+	if redirecting {
+		prefix = homeConfigVersion
+	}
 	file := filepath.Join(s.Repository.CommonDir, "config")
 	if _, err := os.Lstat(file); errors.Is(err, fs.ErrNotExist) {
-		return "absent", nil
+		return prefix + "absent", nil
 	}
 	entries, err := env.Git.ConfigFileEntries(ctx, file)
 	if err != nil {
@@ -136,11 +193,12 @@ func homeConfigDigest(ctx context.Context, env operations.Env, s *contracts.Sess
 	h := sha256.New()
 	for _, e := range entries {
 		key := strings.ToLower(e[0])
-		if !slices.ContainsFunc(homeConfigIgnored, func(p string) bool { return strings.HasPrefix(key, p) }) {
+		ignored := slices.ContainsFunc(homeConfigIgnored, func(p string) bool { return strings.HasPrefix(key, p) })
+		if !ignored || redirecting && redirects(key, e[1]) {
 			fmt.Fprintf(h, "%s\n%s\x00", key, e[1])
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return prefix + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // homeConfigBytes is the digest of the configuration file's bytes ("" when
@@ -169,7 +227,7 @@ func recordHomeConfig(ctx context.Context, env operations.Env, s *contracts.Sess
 		return err
 	}
 	bytes := homeConfigBytes(s)
-	digest, err := homeConfigDigest(ctx, env, s)
+	digest, err := homeConfigDigest(ctx, env, s, true)
 	if err != nil {
 		return contracts.Errorf(contracts.CodeIO, "cannot read the configuration of %s: %v", s.Repository.CommonDir, err)
 	}
@@ -196,7 +254,7 @@ func checkHomeConfig(ctx context.Context, env operations.Env, s *contracts.Sessi
 	if bytes != "" && bytes == recordedBytes {
 		return nil
 	}
-	got, err := homeConfigDigest(ctx, env, s)
+	got, err := homeConfigDigest(ctx, env, s, strings.HasPrefix(want, homeConfigVersion))
 	if err == nil && got == want {
 		// Only ignored sections changed (or the record predates the
 		// bytes' digest): keep the shortcut for the next check. A record
