@@ -127,6 +127,22 @@ func (m *Managed) SyncWith(ctx context.Context, c Connection, opt SyncOptions) (
 	return s, nil
 }
 
+// CheckSnapshot refuses a snapshot that is no longer intact (modified,
+// added to, replaced: snapshotState) with SNAPSHOT_CORRUPT, as Current
+// does: for a reader that keeps serving one after it was opened.
+func (m *Managed) CheckSnapshot(ctx context.Context, c Connection, s *Snapshot) error {
+	exists, intact, _ := m.snapshotState(ctx, s.Path, s.Cache, s.Commit)
+	if !exists {
+		return notSynced(c, "no snapshot of "+s.Commit)
+	}
+	if !intact {
+		return contracts.Errorf(contracts.CodeSnapshotCorrupt,
+			"the snapshot %s of %s was modified or replaced (or made by an earlier version); `git context-tree sync` rebuilds it", s.Path, describeSource(c)).
+			WithDetails(map[string]any{"snapshot": s.Path, "selector": c.Exact})
+	}
+	return nil
+}
+
 // Current returns the snapshot a git source reads from now: the cached tip
 // of its branch, which must have an intact snapshot. It never touches the
 // network and builds nothing; without a snapshot it fails with NOT_SYNCED.

@@ -101,6 +101,18 @@ func serve(ctx context.Context, env operations.Env, req ServeRequest) error {
 				continue
 			}
 			seen, seenHead = now, head
+			// A git source's snapshot is checked again before every
+			// rebuild: one modified since serve opened it stops the
+			// server (SNAPSHOT_CORRUPT) rather than show its content as
+			// the synced commit's.
+			if t.Snapshot != nil && t.Conn != nil {
+				if err := env.Managed().CheckSnapshot(ctx, *t.Conn, t.Snapshot); err != nil {
+					shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+					defer cancel()
+					_ = srv.Shutdown(shut)
+					return err
+				}
+			}
 			res, err := rebuildSite(ctx, env, t, out)
 			if req.Rebuilt != nil {
 				pages := 0
