@@ -2,8 +2,12 @@ package operations
 
 import (
 	"context"
+	"path"
+	"path/filepath"
+	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -24,7 +28,7 @@ func ReadAs(ctx context.Context, env Env, node, treeArg string, access TreeAcces
 }
 
 func readNode(ctx context.Context, env Env, node, treeArg string, access TreeAccess, fromDir bool) (*contracts.ReadResult, error) {
-	ref, err := OpenTree(ctx, env, treeArg, access)
+	t, ref, err := openTreeTarget(ctx, env, treeArg, access)
 	if err != nil {
 		return nil, err
 	}
@@ -32,9 +36,75 @@ func readNode(ctx context.Context, env Env, node, treeArg string, access TreeAcc
 		node = nodeFromDir(ref.Root, env.Dir, node)
 	}
 	node = withExtension(ref.Root, node)
-	nr, err := tree.Read(ref.Root, node)
+	var served *servedBlobs
+	if t.Snapshot != nil && t.Conn != nil {
+		served = &servedBlobs{like: t.Snapshot.Commit, ids: map[string]string{}}
+	}
+	nr, err := tree.ReadObserved(ref.Root, node, served.observer())
 	if err != nil {
 		return nil, err
 	}
+	if err := served.check(ctx, env, t); err != nil {
+		return nil, err
+	}
 	return &contracts.ReadResult{SchemaVersion: contracts.CLIVersion, Tree: ref, Node: nr.Node, Children: nr.Children}, nil
+}
+
+// servedBlobs are the blob ids of the documents a read of a snapshot
+// parsed, taken from the bytes it parsed. The snapshot was found intact
+// before the read, but files can change between that check and the read:
+// check holds every one to the commit's blob at its path, so what is
+// served is the synced commit's content or an error, never a file put
+// there in the meantime.
+type servedBlobs struct {
+	like string // an id of the repository: its length is its hash's
+	mu   sync.Mutex
+	ids  map[string]string // tree-relative path -> blob id of the bytes read
+}
+
+func (b *servedBlobs) observer() tree.Observer {
+	if b == nil {
+		return nil
+	}
+	return func(docRel string, data []byte) {
+		id := git.BlobID(b.like, data)
+		b.mu.Lock()
+		b.ids[docRel] = id
+		b.mu.Unlock()
+	}
+}
+
+// check compares the ids with the commit's blobs (one ls-tree in the
+// cache); a document that differs, or that the commit does not hold, is
+// SNAPSHOT_CORRUPT as an integrity check failing before the read is.
+func (b *servedBlobs) check(ctx context.Context, env Env, t TreeTarget) error {
+	if b == nil || len(b.ids) == 0 {
+		return nil
+	}
+	s := t.Snapshot
+	prefix, err := filepath.Rel(s.Path, t.Root)
+	if err != nil || !filepath.IsLocal(prefix) && prefix != "." {
+		return contracts.Errorf(contracts.CodeSnapshotCorrupt, "the tree %s is not inside its snapshot %s", t.Root, s.Path)
+	}
+	repoPath := func(rel string) string { return path.Join(filepath.ToSlash(prefix), rel) }
+	paths := make([]string, 0, len(b.ids))
+	for rel := range b.ids {
+		paths = append(paths, repoPath(rel))
+	}
+	entries, err := env.Git.LsTree(ctx, s.Cache, s.Commit, false, paths...)
+	if err != nil {
+		return GitError(err)
+	}
+	want := make(map[string]string, len(entries))
+	for _, e := range entries {
+		want[e.Path] = e.ID
+	}
+	for rel, id := range b.ids {
+		if id == "" || want[repoPath(rel)] != id {
+			return contracts.Errorf(contracts.CodeSnapshotCorrupt,
+				"the snapshot %s of %s changed while it was read (%s is not the commit's); `git context-tree sync` rebuilds it", s.Path, t.Conn.Exact, rel).
+				WithDetails(map[string]any{"snapshot": s.Path, "selector": t.Conn.Exact, "path": rel})
+		}
+	}
+	return nil
 }

@@ -24,20 +24,26 @@ type TreeAccess struct {
 // snapshot, the commit and whether the tree has uncommitted changes. Git
 // sources are served from their snapshot only: never the network.
 func OpenTree(ctx context.Context, env Env, treeArg string, access TreeAccess) (contracts.TreeRef, error) {
+	_, ref, err := openTreeTarget(ctx, env, treeArg, access)
+	return ref, err
+}
+
+// openTreeTarget is OpenTree also returning the target the reference names.
+func openTreeTarget(ctx context.Context, env Env, treeArg string, access TreeAccess) (TreeTarget, contracts.TreeRef, error) {
 	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
-		return contracts.TreeRef{}, err
+		return TreeTarget{}, contracts.TreeRef{}, err
 	}
 	var t TreeTarget
 	switch {
 	case treeArg != "" && access.DeclaredOnly:
 		c, err := sources.Select(conns, treeArg, env.Dir)
 		if err != nil {
-			return contracts.TreeRef{}, err
+			return TreeTarget{}, contracts.TreeRef{}, err
 		}
 		t, err = ConnTarget(ctx, env, c)
 		if err != nil {
-			return contracts.TreeRef{}, err
+			return TreeTarget{}, contracts.TreeRef{}, err
 		}
 	case treeArg != "":
 		t, err = TargetFor(ctx, env, conns, treeArg)
@@ -49,14 +55,15 @@ func OpenTree(ctx context.Context, env Env, treeArg string, access TreeAccess) (
 		t, err = DefaultTarget(ctx, env, conns, how)
 	}
 	if err != nil {
-		return contracts.TreeRef{}, err
+		return TreeTarget{}, contracts.TreeRef{}, err
 	}
-	return openedRef(ctx, env, t, access)
+	ref, err := openedRef(ctx, env, &t, access)
+	return t, ref, err
 }
 
 // openedRef serves a git source's verified snapshot (or its last good
 // one, marked stale) and names the tree.
-func openedRef(ctx context.Context, env Env, t TreeTarget, access TreeAccess) (contracts.TreeRef, error) {
+func openedRef(ctx context.Context, env Env, t *TreeTarget, access TreeAccess) (contracts.TreeRef, error) {
 	if !access.Unverified {
 		if err := t.ServeVerified(ctx, env); err != nil {
 			return contracts.TreeRef{}, err
@@ -87,7 +94,7 @@ func OpenTrees(ctx context.Context, env Env) ([]contracts.TreeRef, []contracts.S
 		t, err := ConnTarget(ctx, env, c)
 		var ref contracts.TreeRef
 		if err == nil {
-			ref, err = openedRef(ctx, env, t, TreeAccess{})
+			ref, err = openedRef(ctx, env, &t, TreeAccess{})
 		}
 		var ce *contracts.Error
 		switch {
@@ -123,7 +130,7 @@ func ListTrees(ctx context.Context, env Env) (*contracts.ListTreesResult, error)
 		t, err := ConnTarget(ctx, env, c)
 		var opened contracts.TreeRef
 		if err == nil {
-			opened, err = openedRef(ctx, env, t, TreeAccess{})
+			opened, err = openedRef(ctx, env, &t, TreeAccess{})
 		}
 		var ce *contracts.Error
 		switch {

@@ -18,7 +18,7 @@ import (
 // children summarises the immediate children of the content directory rel:
 // non-infrastructure, non-symlink subdirectories (from their NODE.md) and
 // Markdown documents other than rel's own NODE.md, sorted by path.
-func children(root, rel string) ([]contracts.ChildNode, error) {
+func children(root, rel string, observe Observer) ([]contracts.ChildNode, error) {
 	dir := filepath.Join(root, filepath.FromSlash(rel))
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -39,7 +39,7 @@ func children(root, rel string) ([]contracts.ChildNode, error) {
 		}
 	}
 	slices.SortFunc(kids, func(a, b contracts.ChildNode) int { return strings.Compare(a.Path, b.Path) })
-	summarizeAll(root, kids)
+	summarizeAll(root, kids, observe)
 	if kids == nil {
 		kids = []contracts.ChildNode{}
 	}
@@ -47,7 +47,7 @@ func children(root, rel string) ([]contracts.ChildNode, error) {
 }
 
 // summarizeAll fills in every child's title and description, in parallel.
-func summarizeAll(root string, kids []contracts.ChildNode) {
+func summarizeAll(root string, kids []contracts.ChildNode, observe Observer) {
 	workers := min(runtime.GOMAXPROCS(0), len(kids)/32+1)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -56,14 +56,14 @@ func summarizeAll(root string, kids []contracts.ChildNode) {
 			defer wg.Done()
 			var buf []byte // reused: summaries keep no document bytes
 			for i := w; i < len(kids); i += workers {
-				summarize(root, &kids[i], &buf)
+				summarize(root, &kids[i], &buf, observe)
 			}
 		}()
 	}
 	wg.Wait()
 }
 
-func summarize(root string, c *contracts.ChildNode, buf *[]byte) {
+func summarize(root string, c *contracts.ChildNode, buf *[]byte, observe Observer) {
 	docRel := c.Path
 	if c.Kind == contracts.KindDirectory {
 		docRel = path.Join(c.Path, NodeFile)
@@ -91,6 +91,9 @@ func summarize(root string, c *contracts.ChildNode, buf *[]byte) {
 	if err != nil {
 		finding(contracts.FindingDocumentUnreadable, fmt.Sprintf("document cannot be read: %v", unwrapPathError(err)))
 		return
+	}
+	if observe != nil {
+		observe(docRel, data)
 	}
 	if verifyFastPaths {
 		if m, ok := quickMeta(docRel, data); ok {

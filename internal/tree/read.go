@@ -27,6 +27,17 @@ type NodeRead struct {
 // traversal outside the tree, infrastructure, non-Markdown targets and any
 // symlink on the way to the target.
 func Read(root, node string) (*NodeRead, error) {
+	return ReadObserved(root, node, nil)
+}
+
+// Observer is shown every document a read parses, its tree-relative path
+// and its bytes as read, so a caller can hold what was served to what it
+// should be (a snapshot's commit). It may be called from several
+// goroutines at once; data is valid only during the call.
+type Observer func(docRel string, data []byte)
+
+// ReadObserved is Read showing observe (nil: none) each document it reads.
+func ReadObserved(root, node string, observe Observer) (*NodeRead, error) {
 	rel, err := cleanNodePath(root, node)
 	if err != nil {
 		return nil, err
@@ -57,10 +68,13 @@ func Read(root, node string) (*NodeRead, error) {
 	if err != nil {
 		return nil, err
 	}
+	if observe != nil {
+		observe(docRel, data)
+	}
 	doc := ParseDocument(docRel, data, docRel == NodeFile)
 	res := &NodeRead{Node: nodeOf(rel, kind, doc), Children: []contracts.ChildNode{}}
 	if kind == contracts.KindDirectory {
-		if res.Children, err = children(root, rel); err != nil {
+		if res.Children, err = children(root, rel, observe); err != nil {
 			return nil, err
 		}
 	}

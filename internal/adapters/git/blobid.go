@@ -24,21 +24,41 @@ func IsBlobContent(id string, data []byte) bool {
 	if err != nil {
 		return false
 	}
+	sum, ok := blobSum(data, len(want))
+	return ok && bytes.Equal(sum, want)
+}
+
+// BlobID is the id git gives data as a blob in a repository whose ids are
+// as long as like (a commit or other object id of it: SHA-1 or SHA-256),
+// "" for an id of neither length or data that carries a SHA-1 collision
+// attack (git refuses such data).
+func BlobID(like string, data []byte) string {
+	sum, ok := blobSum(data, len(like)/2)
+	if !ok {
+		return ""
+	}
+	return hex.EncodeToString(sum)
+}
+
+// blobSum hashes data as a blob with the hash of size bytes (SHA-1 with
+// collision detection, as git computes it, or SHA-256); ok is false for
+// another size or a detected collision.
+func blobSum(data []byte, size int) (sum []byte, ok bool) {
 	var h hash.Hash
-	switch len(want) {
+	switch size {
 	case sha1cd.Size:
 		h = sha1cd.New()
 	case sha256.Size:
 		h = sha256.New()
 	default:
-		return false
+		return nil, false
 	}
 	var header [32]byte
 	h.Write(append(strconv.AppendInt(append(header[:0], "blob "...), int64(len(data)), 10), 0))
 	h.Write(data)
 	if cr, ok := h.(sha1cd.CollisionResistantHash); ok {
 		sum, collision := cr.CollisionResistantSum(nil)
-		return !collision && bytes.Equal(sum, want)
+		return sum, !collision
 	}
-	return bytes.Equal(h.Sum(nil), want)
+	return h.Sum(nil), true
 }
