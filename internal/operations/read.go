@@ -36,33 +36,40 @@ func readNode(ctx context.Context, env Env, node, treeArg string, access TreeAcc
 		node = nodeFromDir(ref.Root, env.Dir, node)
 	}
 	node = withExtension(ref.Root, node)
-	var served *servedBlobs
-	if t.Snapshot != nil && t.Conn != nil {
-		served = &servedBlobs{like: t.Snapshot.Commit, ids: map[string]string{}}
-	}
-	nr, err := tree.ReadObserved(ref.Root, node, served.observer())
+	served := t.ServedBlobs()
+	nr, err := tree.ReadObserved(ref.Root, node, served.Observer())
 	if err != nil {
 		return nil, err
 	}
-	if err := served.check(ctx, env, t); err != nil {
+	if err := served.Check(ctx, env, t); err != nil {
 		return nil, err
 	}
 	return &contracts.ReadResult{SchemaVersion: contracts.CLIVersion, Tree: ref, Node: nr.Node, Children: nr.Children}, nil
 }
 
-// servedBlobs are the blob ids of the documents a read of a snapshot
+// ServedBlobs are the blob ids of the documents a reader of a snapshot
 // parsed, taken from the bytes it parsed. The snapshot was found intact
-// before the read, but files can change between that check and the read:
-// check holds every one to the commit's blob at its path, so what is
-// served is the synced commit's content or an error, never a file put
+// when it was opened, but files can change between that check and the
+// reads: Check holds every one to the commit's blob at its path, so what
+// is served is the synced commit's content or an error, never a file put
 // there in the meantime.
-type servedBlobs struct {
+type ServedBlobs struct {
 	like string // an id of the repository: its length is its hash's
 	mu   sync.Mutex
 	ids  map[string]string // tree-relative path -> blob id of the bytes read
 }
 
-func (b *servedBlobs) observer() tree.Observer {
+// ServedBlobs starts the record for a reader of t: nil (nothing to hold
+// to) unless t is a git source's snapshot.
+func (t *TreeTarget) ServedBlobs() *ServedBlobs {
+	if t.Snapshot == nil || t.Conn == nil {
+		return nil
+	}
+	return &ServedBlobs{like: t.Snapshot.Commit, ids: map[string]string{}}
+}
+
+// Observer records each document read (nil for a nil record).
+func (b *ServedBlobs) Observer() tree.Observer {
 	if b == nil {
 		return nil
 	}
@@ -74,10 +81,14 @@ func (b *servedBlobs) observer() tree.Observer {
 	}
 }
 
-// check compares the ids with the commit's blobs (one ls-tree in the
+// maxListedPaths is how many paths Check names to ls-tree; more, and it
+// lists the tree's whole subtree once instead.
+const maxListedPaths = 256
+
+// Check compares the ids with the commit's blobs (one ls-tree in the
 // cache); a document that differs, or that the commit does not hold, is
 // SNAPSHOT_CORRUPT as an integrity check failing before the read is.
-func (b *servedBlobs) check(ctx context.Context, env Env, t TreeTarget) error {
+func (b *ServedBlobs) Check(ctx context.Context, env Env, t TreeTarget) error {
 	if b == nil || len(b.ids) == 0 {
 		return nil
 	}
@@ -86,12 +97,17 @@ func (b *servedBlobs) check(ctx context.Context, env Env, t TreeTarget) error {
 	if err != nil || !filepath.IsLocal(prefix) && prefix != "." {
 		return contracts.Errorf(contracts.CodeSnapshotCorrupt, "the tree %s is not inside its snapshot %s", t.Root, s.Path)
 	}
-	repoPath := func(rel string) string { return path.Join(filepath.ToSlash(prefix), rel) }
-	paths := make([]string, 0, len(b.ids))
-	for rel := range b.ids {
-		paths = append(paths, repoPath(rel))
+	prefix = filepath.ToSlash(prefix)
+	repoPath := func(rel string) string { return path.Join(prefix, rel) }
+	var paths []string
+	if len(b.ids) <= maxListedPaths {
+		for rel := range b.ids {
+			paths = append(paths, repoPath(rel))
+		}
+	} else if prefix != "." {
+		paths = []string{prefix}
 	}
-	entries, err := env.Git.LsTree(ctx, s.Cache, s.Commit, false, paths...)
+	entries, err := env.Git.LsTree(ctx, s.Cache, s.Commit, len(b.ids) > maxListedPaths, paths...)
 	if err != nil {
 		return GitError(err)
 	}

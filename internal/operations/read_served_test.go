@@ -3,6 +3,7 @@ package operations
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,14 @@ func TestServedBlobsHoldReadsToTheCommit(t *testing.T) {
 	gitIn("init", "-q")
 	node := "---\nschemaVersion: 1\ntitle: Docs\n---\nThe docs.\n"
 	child := "---\ntitle: A\n---\nA.\n"
-	for name, content := range map[string]string{"docs/NODE.md": node, "docs/a.md": child} {
+	files := map[string]string{"docs/NODE.md": node, "docs/a.md": child}
+	many := map[string]string{} // more than maxListedPaths: Check lists the subtree once
+	for i := range maxListedPaths + 44 {
+		rel := fmt.Sprintf("many/d%03d.md", i)
+		files["docs/"+rel] = fmt.Sprintf("---\ntitle: D%d\n---\n", i)
+		many[rel] = files["docs/"+rel]
+	}
+	for name, content := range files {
 		p := filepath.Join(repo, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -54,17 +62,24 @@ func TestServedBlobsHoldReadsToTheCommit(t *testing.T) {
 		Snapshot: &sources.Snapshot{Commit: commit, Cache: filepath.Join(repo, ".git"), Path: repo},
 	}
 	read := func(docs map[string]string) error {
-		b := &servedBlobs{like: commit, ids: map[string]string{}}
-		observe := b.observer()
+		b := target.ServedBlobs()
+		observe := b.Observer()
 		for rel, data := range docs {
 			observe(rel, []byte(data))
 		}
-		return b.check(context.Background(), env, target)
+		return b.Check(context.Background(), env, target)
 	}
 	if err := read(map[string]string{"NODE.md": node, "a.md": child}); err != nil {
 		t.Fatalf("the commit's own bytes: %v", err)
 	}
+	if err := read(many); err != nil {
+		t.Fatalf("the commit's own bytes, many documents: %v", err)
+	}
+	many["many/d007.md"] = "---\ntitle: Injected\n---\n"
 	var ce *contracts.Error
+	if err := read(many); !errors.As(err, &ce) || ce.Code != contracts.CodeSnapshotCorrupt {
+		t.Errorf("one of many changed: %v, want SNAPSHOT_CORRUPT", err)
+	}
 	for name, docs := range map[string]map[string]string{
 		"changed":   {"NODE.md": node, "a.md": "---\ntitle: Injected\n---\n"},
 		"not in it": {"NODE.md": node, "b.md": child},

@@ -40,10 +40,16 @@ type Entry struct {
 // fails the whole listing, since an export that silently lost a directory
 // would look complete.
 func Documents(root string) ([]Entry, error) {
+	return DocumentsObserved(root, nil)
+}
+
+// DocumentsObserved is Documents showing observe (nil: none) each
+// document's bytes as read (see Observer).
+func DocumentsObserved(root string, observe Observer) ([]Entry, error) {
 	var out []Entry
 	var buf []byte
 	src := diskContent{root: root}
-	visit := func(rel string, depth int) { out = append(out, readEntry(src, rel, depth, &buf)) }
+	visit := func(rel string, depth int) { out = append(out, readEntry(src, rel, depth, &buf, observe)) }
 	if err := listDocuments(src, ".", 0, visit); err != nil {
 		return nil, err
 	}
@@ -86,13 +92,16 @@ func listDocuments(src diskContent, rel string, depth int, visit func(rel string
 
 // readEntry reads and parses one document. The title falls back to the
 // file name (or the directory's, for an index) so every entry can be named.
-func readEntry(src diskContent, rel string, depth int, buf *[]byte) Entry {
+func readEntry(src diskContent, rel string, depth int, buf *[]byte, observe Observer) Entry {
 	isIndex := path.Base(rel) == NodeFile
 	e := Entry{Path: rel, Class: ClassOf(rel), Depth: depth, Index: isIndex, Title: fallbackTitle(rel)}
 	data, err := src.readFile(buf, rel, contracts.MaxDocumentBytes)
 	if err != nil {
 		e.Unreadable = fmt.Sprintf("cannot be read: %v", unwrapPathError(err))
 		return e
+	}
+	if observe != nil {
+		observe(rel, data)
 	}
 	doc := ParseDocument(rel, data, rel == NodeFile)
 	if doc.Meta.Title != "" {

@@ -164,7 +164,7 @@ func addCtxfileTrees(ctx context.Context, env operations.Env, projectRoot string
 	var snapshot time.Time
 	allClean := true
 	for _, t := range targets {
-		et, err := readExportTree(t, counter)
+		et, err := readExportTree(ctx, env, t, counter)
 		if err != nil {
 			return time.Time{}, err
 		}

@@ -58,7 +58,7 @@ func LLMS(ctx context.Context, env operations.Env, req LLMSRequest) (*contracts.
 	if err != nil {
 		return nil, err
 	}
-	et, err := readExportTree(t, counter)
+	et, err := readExportTree(ctx, env, t, counter)
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ func Site(ctx context.Context, env operations.Env, req SiteRequest) (*contracts.
 // buildSite reads and renders a tree's site, with the result describing
 // it (without the output directory).
 func buildSite(ctx context.Context, env operations.Env, t operations.TreeTarget, repoURL string) (*export.Site, *contracts.ExportSiteResult, error) {
-	et, err := readExportTree(t, nil)
+	et, err := readExportTree(ctx, env, t, nil)
 	if err != nil {
 		return nil, nil, err
 	}

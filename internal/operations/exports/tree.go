@@ -44,9 +44,16 @@ func openExportTarget(ctx context.Context, env operations.Env, conns []sources.C
 
 // readExportTree lists and prepares every document of a tree by the CLI's
 // walk rules (tree.Documents).
-func readExportTree(t operations.TreeTarget, counter *export.Counter) (*exportTree, error) {
-	entries, err := tree.Documents(t.Root)
+func readExportTree(ctx context.Context, env operations.Env, t operations.TreeTarget, counter *export.Counter) (*exportTree, error) {
+	served := t.ServedBlobs()
+	entries, err := tree.DocumentsObserved(t.Root, served.Observer())
 	if err != nil {
+		return nil, err
+	}
+	// A snapshot's documents are held to its commit's blobs: what is
+	// exported is the commit's content, whatever changed on disk since
+	// the snapshot was checked.
+	if err := served.Check(ctx, env, t); err != nil {
 		return nil, err
 	}
 	docs, unreadable := export.Prepare(entries, counter)
