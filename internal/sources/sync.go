@@ -136,11 +136,16 @@ func (m *Managed) CheckSnapshot(ctx context.Context, c Connection, s *Snapshot) 
 		return notSynced(c, "no snapshot of "+s.Commit)
 	}
 	if !intact {
-		return contracts.Errorf(contracts.CodeSnapshotCorrupt,
-			"the snapshot %s of %s was modified or replaced (or made by an earlier version); `git context-tree sync` rebuilds it", s.Path, describeSource(c)).
-			WithDetails(map[string]any{"snapshot": s.Path, "selector": c.Exact})
+		return snapshotCorrupt(c, s)
 	}
 	return nil
+}
+
+// snapshotCorrupt is the refusal of a snapshot that is no longer intact.
+func snapshotCorrupt(c Connection, s *Snapshot) error {
+	return contracts.Errorf(contracts.CodeSnapshotCorrupt,
+		"the snapshot %s of %s was modified or replaced (or made by an earlier version); `git context-tree sync` rebuilds it", s.Path, describeSource(c)).
+		WithDetails(map[string]any{"snapshot": s.Path, "selector": c.Exact})
 }
 
 // Current returns the snapshot a git source reads from now: the cached tip
@@ -157,9 +162,7 @@ func (m *Managed) Current(ctx context.Context, c Connection) (*Snapshot, error) 
 	case intact && !covers(dirs, []string{c.Source.Path}):
 		return nil, notSynced(c, "the snapshot of "+s.Commit+" does not hold "+c.Source.Path+" yet")
 	case !intact:
-		return nil, contracts.Errorf(contracts.CodeSnapshotCorrupt,
-			"the snapshot %s of %s was modified or replaced (or made by an earlier version); `git context-tree sync` rebuilds it", s.Path, describeSource(c)).
-			WithDetails(map[string]any{"snapshot": s.Path, "selector": c.Exact})
+		return nil, snapshotCorrupt(c, s)
 	}
 	return s, nil
 }
