@@ -126,7 +126,7 @@ func TestReadDocumentAtAgrees(t *testing.T) {
 		var b1, b2 []byte
 		p := filepath.Join(dir, name)
 		want, wantErr := readDocumentInto(&b1, p, contracts.MaxDocumentBytes)
-		got, gotErr := readDocumentAt(&b2, int(f.Fd()), name, p, contracts.MaxDocumentBytes)
+		got, gotErr := readDocumentAt(&b2, int(f.Fd()), name, docPath{rel: p}, contracts.MaxDocumentBytes)
 		if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 			t.Errorf("%s: at %d bytes, %v; by path %d bytes, %v", name, len(got), gotErr, len(want), wantErr)
 		}

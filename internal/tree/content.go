@@ -84,7 +84,7 @@ func (e *dirEntry) Info() (fs.FileInfo, error) {
 // readFileIn is readFile of the document rel, the entry base of the
 // directory dir that openDir opened.
 func (d diskContent) readFileIn(buf *[]byte, dir *dirHandle, base, rel string, limit int64) ([]byte, error) {
-	return readDocumentAt(buf, dir.fd, base, filepath.Join(d.root, filepath.FromSlash(rel)), limit)
+	return readDocumentAt(buf, dir.fd, base, docPath{dir: d.root, rel: filepath.FromSlash(rel)}, limit)
 }
 
 func (diskContent) precomputed(docJob) (docResult, bool) { return docResult{}, false }

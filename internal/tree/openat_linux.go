@@ -24,6 +24,25 @@ func openNoFollowAt(dirfd int, name string) (int, error) {
 	}
 }
 
+// openNoFollowAtZ is openNoFollowAt of a name given as bytes followed by a
+// NUL (nameZ ends with it), as listDirectory's names are: no copy of the
+// name is made to call the kernel.
+func openNoFollowAtZ(dirfd int, nameZ []byte) (int, error) {
+	if len(nameZ) < 2 || nameZ[len(nameZ)-1] != 0 {
+		return -1, syscall.EINVAL
+	}
+	for {
+		fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(&nameZ[0])),
+			syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0, 0, 0)
+		if errno == 0 {
+			return int(fd), nil
+		}
+		if errno != syscall.EINTR {
+			return -1, errno
+		}
+	}
+}
+
 // openDirectory opens the directory name for listing and for openat.
 func openDirectory(name string) (int, error) {
 	for {
@@ -35,7 +54,8 @@ func openDirectory(name string) (int, error) {
 }
 
 // listDirectory lists the directory open as fd with getdents64 into buf,
-// calling add with each entry's name (valid during the call only) and its
+// calling add with each entry's name (valid during the call only, and
+// followed by a NUL: name[:len(name)+1] is the kernel's C string) and its
 // type as os.ReadDir reports it (lstat semantics: a symlink is a
 // symlink). An entry a file system lists without its type is lstat'ed
 // below path, the directory's path.

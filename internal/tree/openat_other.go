@@ -13,6 +13,8 @@ const openAtDirs = false
 
 func openNoFollowAt(int, string) (int, error) { return -1, syscall.ENOSYS }
 
+func openNoFollowAtZ(int, []byte) (int, error) { return -1, syscall.ENOSYS }
+
 func openDirectory(string) (int, error) { return -1, syscall.ENOSYS }
 
 func listDirectory(int, string, []byte, func([]byte, fs.FileMode)) error { return syscall.ENOSYS }

@@ -27,7 +27,7 @@ func (r *Report) OK() bool { return len(r.Findings) == 0 }
 // first. root must come from OpenRoot. Documents are read and parsed on all
 // cores while the directory walk goes on.
 func Verify(root string) *Report {
-	return verifyContent(diskContent{root: root}, 0, VerifyOptions{})
+	return VerifyWith(root, VerifyOptions{})
 }
 
 // VerifyOptions are the opt-in checks beyond S16.
@@ -40,6 +40,9 @@ type VerifyOptions struct {
 
 // VerifyWith is Verify with opt-in checks.
 func VerifyWith(root string, opts VerifyOptions) *Report {
+	if openAtDirs && verifyFastPaths && !opts.Links {
+		return verifyDisk(root)
+	}
 	return verifyContent(diskContent{root: root}, 0, opts)
 }
 

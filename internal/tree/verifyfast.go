@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -670,32 +671,58 @@ func (e *hardLinkedError) Error() string { return fmt.Sprintf("document has %d h
 // is a *hardLinkedError; one over limit is a *tooLargeError, even when it
 // cannot be opened.
 func readDocumentInto(buf *[]byte, name string, limit int64) ([]byte, error) {
-	return readDocumentAt(buf, -1, name, name, limit)
+	return readDocumentAt(buf, -1, "", docPath{rel: name}, limit)
+}
+
+// docPath is a document's path in two parts (a directory and a path
+// below it, with the system's separator), joined only when needed: for
+// opening by path or for an error, so a walk that opens documents
+// relative to their directory never pays for it.
+type docPath struct{ dir, rel string }
+
+func (p docPath) String() string {
+	if p.dir == "" {
+		return p.rel
+	}
+	return filepath.Join(p.dir, p.rel)
 }
 
 // readDocumentAt is readDocumentInto of the entry base of the directory
 // open as dirfd (opened relative to it: the kernel does not walk the path
-// again for every document), or of the path name when dirfd is negative.
-// name is the file's path, for errors.
-func readDocumentAt(buf *[]byte, dirfd int, base, name string, limit int64) ([]byte, error) {
+// again for every document), or of the path p when dirfd is negative. p
+// is the document's path either way, for errors.
+func readDocumentAt(buf *[]byte, dirfd int, base string, p docPath, limit int64) ([]byte, error) {
 	var fd int
 	var err error
 	if dirfd >= 0 {
 		fd, err = openNoFollowAt(dirfd, base)
 	} else {
-		fd, err = openNoFollow(name)
+		fd, err = openNoFollow(p.String())
 	}
 	if err != nil {
-		var st syscall.Stat_t // an unreadable file that is too large anyway
-		if syscall.Lstat(name, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > limit {
-			return nil, &tooLargeError{st.Size}
-		}
-		return nil, &os.PathError{Op: "open", Path: name, Err: err}
+		return nil, openError(p, err, limit)
 	}
+	return readOpenDocument(buf, fd, p, limit)
+}
+
+// openError is the error of a document that could not be opened: a
+// *tooLargeError when it is too large anyway.
+func openError(p docPath, err error, limit int64) error {
+	name := p.String()
+	var st syscall.Stat_t
+	if syscall.Lstat(name, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > limit {
+		return &tooLargeError{st.Size}
+	}
+	return &os.PathError{Op: "open", Path: name, Err: err}
+}
+
+// readOpenDocument is readDocumentAt of the document open as fd, which it
+// closes.
+func readOpenDocument(buf *[]byte, fd int, p docPath, limit int64) ([]byte, error) {
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
-		return nil, &os.PathError{Op: "stat", Path: name, Err: err}
+		return nil, &os.PathError{Op: "stat", Path: p.String(), Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return nil, fmt.Errorf("not a regular file")
@@ -715,7 +742,7 @@ func readDocumentAt(buf *[]byte, dirfd int, base, name string, limit int64) ([]b
 		var m int
 		err := ignoringEINTR(func() (err error) { m, err = syscall.Read(fd, data[n:]); return err })
 		if err != nil {
-			return nil, &os.PathError{Op: "read", Path: name, Err: err}
+			return nil, &os.PathError{Op: "read", Path: p.String(), Err: err}
 		}
 		if m <= 0 {
 			break
