@@ -160,6 +160,12 @@ func checkDocument(src content, x *LinkExtractor, buf *[]byte, j docJob) docResu
 // checkBytes checks one document's bytes, or reports why they could not
 // be read.
 func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
+	return checkBytesWith(x, j, data, err, nil)
+}
+
+// checkBytesWith is checkBytes with scratch memory for quickReadWith: the
+// result's soft links then share it.
+func checkBytesWith(x *LinkExtractor, j docJob, data []byte, err error, sc *quickScratch) docResult {
 	res := docResult{rel: j.rel}
 	var big *tooLargeError
 	var linked *hardLinkedError
@@ -179,7 +185,7 @@ func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
 		return res
 	}
 	var doc *Document
-	if d, _, quick := quickRead(j.rel, data, j.root, j.links); quick && verifyFastPaths {
+	if d, _, quick := quickReadWith(j.rel, data, j.root, j.links, sc); quick && verifyFastPaths {
 		doc = &d
 	} else {
 		doc = ParseDocument(j.rel, data, j.root)

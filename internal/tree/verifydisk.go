@@ -55,12 +55,14 @@ func verifyDisk(root string) *Report {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for _, r := range w.softLinks {
-				for _, sl := range r.softLinks {
-					if f, bad := checkSoftLink(r.rel, sl, isLinkable); bad {
+			links := w.softLinks
+			for _, d := range w.linking {
+				for _, sl := range links[:d.links] {
+					if f, bad := checkSoftLink(d.rel, sl, isLinkable); bad {
 						w.findings = append(w.findings, f)
 					}
 				}
+				links = links[d.links:]
 			}
 		}()
 	}
@@ -86,6 +88,13 @@ type diskWalk struct {
 	cond    *sync.Cond
 	stack   []walkDir
 	pending int // directories on the stack or being read
+}
+
+// linkingDoc is a document with soft links: how many of a worker's
+// softLinks are its.
+type linkingDoc struct {
+	rel   string
+	links int32
 }
 
 // walkDir is a content directory to list.
@@ -132,11 +141,16 @@ type diskWorker struct {
 	x         *LinkExtractor
 	dents     []byte // getdents64's
 	buf       []byte // a document's bytes; nothing keeps them
-	arena     []byte // the paths' bytes (pathOf)
+	arena     stringArena // paths and soft links
 	findings  []contracts.Finding
 	scanned   contracts.Scanned
 	linkable  []string    // documents, and directories with a NODE.md
-	softLinks []linkCheck // documents' soft links, checked after the walk
+	// linking are the documents with soft links, in order, and softLinks
+	// those links, one document's after another's: checked after the
+	// walk, when every linkable path is known.
+	linking   []linkingDoc
+	softLinks []SoftLink
+	scratch   quickScratch
 	subdirs   []walkDir   // of the directory being read
 }
 
@@ -226,10 +240,11 @@ func (w *diskWorker) checkDocument(dirfd int, dirName string, base []byte, rel s
 	} else {
 		data, err = readOpenDocument(&w.buf, fd, p, contracts.MaxDocumentBytes)
 	}
-	r := checkBytes(w.x, docJob{rel: rel, root: root}, data, err)
+	r := checkBytesWith(w.x, docJob{rel: rel, root: root}, data, err, &w.scratch)
 	w.findings = append(w.findings, r.findings...)
 	if len(r.softLinks) > 0 {
-		w.softLinks = append(w.softLinks, linkCheck{rel: r.rel, softLinks: r.softLinks})
+		w.linking = append(w.linking, linkingDoc{rel: rel, links: int32(len(r.softLinks))})
+		w.softLinks = append(w.softLinks, r.softLinks...)
 	}
 }
 
@@ -237,31 +252,8 @@ func (w *diskWorker) add(code contracts.FindingCode, rel, msg string) {
 	w.findings = append(w.findings, contracts.Finding{Code: code, Message: msg, Path: rel})
 }
 
-// pathArena is the size of the blocks a worker lays paths in.
-const pathArena = 64 << 10
-
-// pathOf is joinEntryBytes(dir, base) laid in the worker's arena: one
-// allocation for many paths. A block is never written again once a path
-// is in it, so the strings stay as they were.
-func (w *diskWorker) pathOf(dir string, base []byte) string {
-	n := len(base)
-	if dir != "." {
-		n += len(dir) + 1
-	}
-	if n > pathArena/8 {
-		return joinEntryBytes(dir, base)
-	}
-	if cap(w.arena)-len(w.arena) < n {
-		w.arena = make([]byte, 0, pathArena)
-	}
-	start := len(w.arena)
-	if dir != "." {
-		w.arena = append(append(w.arena, dir...), '/')
-	}
-	w.arena = append(w.arena, base...)
-	p := w.arena[start:]
-	return unsafe.String(unsafe.SliceData(p), len(p))
-}
+// pathOf is joinEntryBytes(dir, base) laid in the worker's arena.
+func (w *diskWorker) pathOf(dir string, base []byte) string { return w.arena.join(dir, base) }
 
 // entryIsInfrastructure is ClassOf's infrastructure test of the entry name
 // of a directory that is not infrastructure itself (atRoot: the root).

@@ -236,6 +236,19 @@ func quickMeta(rel string, data []byte) (Meta, bool) {
 // block scalar); without, they are not copied out of data (verify needs
 // neither) and metaKnown is false.
 func quickRead(rel string, data []byte, root, meta bool) (doc Document, metaKnown, ok bool) {
+	return quickReadWith(rel, data, root, meta, nil)
+}
+
+// quickScratch is memory a caller lends quickReadWith, which appends the
+// soft links to links (from its start) and lays their values in arena:
+// the Document's SoftLinks then share links, valid until the next call.
+type quickScratch struct {
+	links []SoftLink
+	arena stringArena
+}
+
+// quickReadWith is quickRead with scratch memory (nil: none).
+func quickReadWith(rel string, data []byte, root, meta bool, sc *quickScratch) (doc Document, metaKnown, ok bool) {
 	if root {
 		return Document{}, false, false
 	}
@@ -244,12 +257,21 @@ func quickRead(rel string, data []byte, root, meta bool) (doc Document, metaKnow
 		return Document{}, false, false
 	}
 	h := quickHeader{meta: meta}
+	if sc != nil {
+		h.softLinks, h.arena = sc.links[:0], &sc.arena
+	}
 	for line := 2; len(rest) > 0; line++ {
 		l, next, _ := cutLine(rest)
 		l = bytes.TrimSuffix(l, []byte("\r")) // CRLF, as YAML reads it
 		if string(l) == "---" {
 			if !h.finish() || !h.hasTitle || !utf8.Valid(next) {
 				return Document{}, false, false
+			}
+			if sc != nil {
+				sc.links = h.softLinks[:0] // keep what append grew
+			}
+			if len(h.softLinks) == 0 {
+				h.softLinks = nil
 			}
 			m := Meta{Title: h.title, Description: h.description, SoftLinks: h.softLinks}
 			return Document{Path: rel, Body: next, BodyLine: line + 1, Meta: m}, meta && !h.blockMeta, true
@@ -273,6 +295,7 @@ type quickHeader struct {
 	content   bool // the block scalar has a line with a letter or digit
 	hasTitle  bool
 	softLinks []SoftLink
+	arena     *stringArena // where soft links' values go (nil: allocated)
 	// title and description are their values; blockMeta says one of them
 	// is a block scalar this reader does not fold, left unread.
 	title, description string
@@ -459,7 +482,13 @@ func (h *quickHeader) item(v []byte, n int) bool {
 		if h.softLinks == nil {
 			h.softLinks = make([]SoftLink, 0, 4)
 		}
-		h.softLinks = append(h.softLinks, SoftLink{Value: string(s), Line: n})
+		v := ""
+		if h.arena != nil {
+			v = h.arena.bytes(s)
+		} else {
+			v = string(s)
+		}
+		h.softLinks = append(h.softLinks, SoftLink{Value: v, Line: n})
 	}
 	return true
 }
