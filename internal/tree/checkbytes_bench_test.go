@@ -33,7 +33,7 @@ func BenchmarkCheckBytes(b *testing.B) {
 	x := NewLinkExtractor()
 	var cpu time.Duration
 	perDoc := func(b *testing.B, n int) {
-		b.ReportMetric(float64((cpuTime() - cpu).Nanoseconds())/float64(b.N*n), "cpu-ns/doc")
+		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N*n), "cpu-ns/doc")
 	}
 	b.Run("quickRead", func(b *testing.B) {
 		cpu = cpuTime()

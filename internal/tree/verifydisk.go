@@ -137,21 +137,21 @@ func (d *diskWalk) done(subdirs []walkDir) {
 // diskWorker is one core's share of verifyDisk: what it found, and its
 // buffers.
 type diskWorker struct {
-	walk      *diskWalk
-	x         *LinkExtractor
-	dents     []byte // getdents64's
-	buf       []byte // a document's bytes; nothing keeps them
-	arena     stringArena // paths and soft links
-	findings  []contracts.Finding
-	scanned   contracts.Scanned
-	linkable  []string    // documents, and directories with a NODE.md
+	walk     *diskWalk
+	x        *LinkExtractor
+	dents    []byte      // getdents64's
+	buf      []byte      // a document's bytes; nothing keeps them
+	arena    stringArena // paths and soft links
+	findings []contracts.Finding
+	scanned  contracts.Scanned
+	linkable []string // documents, and directories with a NODE.md
 	// linking are the documents with soft links, in order, and softLinks
 	// those links, one document's after another's: checked after the
 	// walk, when every linkable path is known.
 	linking   []linkingDoc
 	softLinks []SoftLink
 	scratch   quickScratch
-	subdirs   []walkDir   // of the directory being read
+	subdirs   []walkDir // of the directory being read
 }
 
 func (w *diskWorker) run() {
