@@ -35,7 +35,72 @@ import (
 // the rest of the line as the path: a destination is a prefix of it, and a
 // climb within a prefix is a climb of the whole.
 func linksMayEscape(body []byte, depth int) bool {
-	return anyLineMayEscape(body, depth) && outsideCodeMayEscape(body, depth)
+	return markersMayEscape(body, depth) && anyLineMayEscape(body, depth) && outsideCodeMayEscape(body, depth)
+}
+
+// markersMayEscape is linksMayEscape's first look, which reads only where
+// a destination the link extractor reports can lie: right after "](" (an
+// inline link or image), after "]:" (a reference definition), each past
+// optional spaces or tabs, or from a "<" (an autolink, or a destination
+// written "<...>"); CommonMark has no other. On a body without '\', '&'
+// or '%' the destination is its source text, which ends before the first
+// space, tab or line end, or at the '>' of the "<...>" form, so
+// lineMayEscape of that stretch decides it. A destination that may start
+// on the next line (nothing follows the marker on its own) is left to the
+// later looks, as is every body holding one of those three bytes. Prose,
+// however many colons and dots it holds, is never read byte by byte.
+func markersMayEscape(body []byte, depth int) bool {
+	if bytes.IndexByte(body, '\\') >= 0 || bytes.IndexByte(body, '&') >= 0 || bytes.IndexByte(body, '%') >= 0 {
+		return true
+	}
+	for i := bytes.IndexByte(body, ']'); i >= 0 && i+1 < len(body); {
+		if c := body[i+1]; (c == '(' || c == ':') && destinationMayEscape(body[i+2:], depth) {
+			return true
+		}
+		k := bytes.IndexByte(body[i+1:], ']')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	for i := bytes.IndexByte(body, '<'); i >= 0; {
+		if destinationMayEscape(body[i:], depth) {
+			return true
+		}
+		k := bytes.IndexByte(body[i+1:], '<')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
+}
+
+// destinationMayEscape decides the destination that may start at rest,
+// after optional spaces and tabs: the stretch to the first space, tab or
+// line end, or for the "<...>" form to its '>' or the line end. Nothing
+// before the line end: the destination may be on the next line, so it
+// answers true.
+func destinationMayEscape(rest []byte, depth int) bool {
+	j := 0
+	for j < len(rest) && (rest[j] == ' ' || rest[j] == '\t') {
+		j++
+	}
+	if j == len(rest) || rest[j] == '\n' || rest[j] == '\r' {
+		return true
+	}
+	rest = rest[j:]
+	end := 1
+	if rest[0] == '<' {
+		for end < len(rest) && rest[end] != '>' && rest[end] != '\n' && rest[end] != '\r' {
+			end++
+		}
+	} else {
+		for end < len(rest) && rest[end] != ' ' && rest[end] != '\t' && rest[end] != '\n' && rest[end] != '\r' {
+			end++
+		}
+	}
+	return lineMayEscape(rest[:end], depth)
 }
 
 // anyLineMayEscape reports whether lineMayEscape holds for some line of

@@ -52,7 +52,8 @@ func checkLinksMayEscape(t testing.TB, x *LinkExtractor, body []byte, depth int)
 	if whole := anyLineMayEscape(body, depth); whole != perLine {
 		t.Errorf("anyLineMayEscape(depth %d) = %v, lineMayEscape of some line %v:\n%s", depth, whole, perLine, body)
 	}
-	if linksMayEscape(body, depth) {
+	markers := markersMayEscape(body, depth)
+	if linksMayEscape(body, depth) && markers {
 		return true
 	}
 	dir := "."
@@ -61,7 +62,7 @@ func checkLinksMayEscape(t testing.TB, x *LinkExtractor, body []byte, depth int)
 	}
 	for _, l := range x.Extract(body) {
 		if _, v := ResolveTarget(dir, l.Destination, false); v == TargetEscapes {
-			t.Errorf("linksMayEscape(depth %d) cleared a body whose link %q escapes:\n%s", depth, l.Destination, body)
+			t.Errorf("linksMayEscape(depth %d) or markersMayEscape (%v) cleared a body whose link %q escapes:\n%s", depth, markers, l.Destination, body)
 		}
 	}
 	return false
@@ -151,6 +152,9 @@ func TestLinksMayEscape(t *testing.T) {
 		{"- [a](x.md)\n- b\n\nafter\n\n    [a](../x)", 0},
 		{"Written as `[a](../../x)` it is only code.\n\nnext [b](../y)", 1},
 		{"two `` ` [a](../x) `` and\nmore `[b](../y)` text [c](z.md)", 0},
+		// Prose: paths, drive letters and schemes outside any destination.
+		{"see ../../x, C:y and file:z in prose; a title [a](x.md \"../../t\")", 0},
+		{"[a]( <x y/../z>) [b]:\t../c.md [c](\t./d.md)", 1},
 	}
 	for _, c := range clear {
 		if checkLinksMayEscape(t, x, []byte(c.body), c.depth) {
@@ -308,6 +312,8 @@ func FuzzLinksMayEscape(f *testing.F) {
 		"[a](file:///etc/passwd) ![i](FILE://h/x) [r]: File:x <fIlE:/y>", "profile: [a](xfile:y)",
 		"p\n\n```text\nsee [a](../../x)\n```\n\n    code [b](../../y)\n\nWritten as `[c](../../z)` it is only code.\n",
 		"- [a](x.md)\n\n    [b](../../y)\n\n# h\n    [c](../z)\n~~~\n[d](../w)\n  ~~~\nx `` ` `` ] [e](../v)",
+		"[a](\n../../x) [b](\t\n  ../y)\n> [c](\n> ../../z)\n[r]:\n  ../../w\n[s]:\t<../v>\n", "[a](< ../../x >) [b]( <../y>)",
+		"[a](x\r../../y) [b](\r../z)\r[r]: x\r\n../../w", "[a]( ../../x \"t\") [b](y \"../../z\") ![i](../../../i.png)",
 	} {
 		f.Add([]byte(s), uint8(0))
 		f.Add([]byte(s), uint8(2))
