@@ -100,7 +100,21 @@ func destinationMayEscape(rest []byte, depth int) bool {
 			end++
 		}
 	}
-	return lineMayEscape(rest[:end], depth)
+	// lineMayEscape without its search for '\\', '&' and '%', which the
+	// body has none of; the dots are read from every start, as on a line
+	// with '<' (the "<...>" form may hold spaces; the plain one has none).
+	d := rest[:end]
+	for i := bytes.IndexByte(d, ':'); i >= 0; {
+		if colonMayEscape(d, i) {
+			return true
+		}
+		k := bytes.IndexByte(d[i+1:], ':')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return dotsMayEscapeIn(d, depth)
 }
 
 // anyLineMayEscape reports whether lineMayEscape holds for some line of
@@ -234,7 +248,7 @@ func dotsMayEscapeIn(line []byte, depth int) bool {
 	// No path starting after the last ".." needs any level, so the scan
 	// starts there, with a path cut short at it: a path that ends earlier
 	// can only need more.
-	last := bytes.LastIndex(line, []byte(".."))
+	last := lastDots(line)
 	if last < 0 {
 		return false
 	}
@@ -257,6 +271,21 @@ func dotsMayEscapeIn(line []byte, depth int) bool {
 		}
 	}
 	return false
+}
+
+// lastDots is bytes.LastIndex(line, ".."), which for a two-byte pattern
+// hashes every byte (Rabin-Karp); dots are sparse enough to jump between.
+func lastDots(line []byte) int {
+	for i := len(line); ; {
+		i = bytes.LastIndexByte(line[:i], '.')
+		if i <= 0 {
+			return -1
+		}
+		if line[i-1] == '.' {
+			return i - 1
+		}
+		i--
+	}
 }
 
 // levelNeeded is the least level a path must start at so that, reading the

@@ -364,3 +364,12 @@ func TestReadChildrenFastPaths(t *testing.T) {
 		t.Errorf("only %d children", len(slow.Children))
 	}
 }
+
+// TestLastDots: lastDots is bytes.LastIndex of "..".
+func TestLastDots(t *testing.T) {
+	for _, s := range []string{"", ".", "..", "...", "a..b", "a.b.c", "..a.", "a...", ". .", "x/../../y", ".a..", "a.b..c.d"} {
+		if got, want := lastDots([]byte(s)), strings.LastIndex(s, ".."); got != want {
+			t.Errorf("lastDots(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
