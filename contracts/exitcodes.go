@@ -21,6 +21,8 @@ var (
 	_ Report = (*FixResult)(nil)
 	_ Report = (*DriftReport)(nil)
 	_ Report = (*AgentHooksResult)(nil)
+	_ Report = (*SessionList)(nil)
+	_ Report = (*SessionPrune)(nil)
 )
 
 // exitIf is ExitFailed when failed, else ExitOK.

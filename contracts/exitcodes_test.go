@@ -29,6 +29,10 @@ func TestReportExitCodes(t *testing.T) {
 		{"cleanup no record", &CleanupRunResult{}, ExitFatal},
 		{"fix nothing left", &FixResult{OK: true}, ExitOK},
 		{"fix findings remain", &FixResult{OK: false}, ExitFailed},
+		{"write list all read", &SessionList{Sessions: []*Session{{}}}, ExitOK},
+		{"write list a record unreadable", &SessionList{Sessions: []*Session{{}}, Unreadable: []SessionUnreadable{{}}}, ExitFailed},
+		{"write prune all read", &SessionPrune{Kept: []SessionKept{{}}}, ExitOK},
+		{"write prune a record unreadable", &SessionPrune{Unreadable: []SessionUnreadable{{}}}, ExitFailed},
 	} {
 		if got := tc.r.ExitCode(); got != tc.want {
 			t.Errorf("%s: exit code %d, want %d", tc.name, got, tc.want)

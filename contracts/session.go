@@ -126,6 +126,8 @@ type SessionPrune struct {
 	Unknown []string `json:"unknown,omitempty"`
 	// UnknownRemoved are such folders removed on request (--force).
 	UnknownRemoved []string `json:"unknownRemoved,omitempty"`
+	// Unreadable are the records prune could not read: kept, untouched.
+	Unreadable []SessionUnreadable `json:"unreadable,omitempty"`
 }
 
 // SessionKept is a session prune left alone, with the reason.
@@ -154,4 +156,28 @@ type SessionList struct {
 	// Unknown are folders among the session worktrees that no record
 	// names (see SessionPrune).
 	Unknown []string `json:"unknown,omitempty"`
+	// Unreadable are the records that could not be read; the sessions
+	// that could are listed all the same.
+	Unreadable []SessionUnreadable `json:"unreadable,omitempty"`
 }
+
+// SessionUnreadable is a session record that cannot be read (not JSON,
+// lacking a required part, a symlink): named by its session id (the file's
+// name), the record's absolute path and the error reading it gave, so that
+// one damaged record neither hides the other sessions nor goes unnoticed,
+// and the user can repair or remove it. Worktree is the session's folder
+// when it exists: the files an agent left there are kept.
+type SessionUnreadable struct {
+	ID       string `json:"id"`
+	Record   string `json:"record"`
+	Worktree string `json:"worktree,omitempty"`
+	Error    *Error `json:"error"`
+}
+
+// ExitCode is 1 when a session record could not be read: what could be
+// read was listed (DESIGN §3, as sync's failed entries).
+func (r *SessionList) ExitCode() int { return exitIf(len(r.Unreadable) > 0) }
+
+// ExitCode is 1 when a session record could not be read: its session was
+// kept, and every other one pruned or kept as usual.
+func (r *SessionPrune) ExitCode() int { return exitIf(len(r.Unreadable) > 0) }

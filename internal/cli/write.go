@@ -161,12 +161,21 @@ func (cmd *abortCmd) Run(c *Context) error {
 
 type writeListCmd struct{}
 
+func (cmd *writeListCmd) Help() string {
+	return `Lists every write session on this machine, for every project, with where
+its work stands. Folders among the session worktrees that no record names
+are listed as unknown. A session record that cannot be read (edited by hand,
+a symlink) is listed as unreadable and named on stderr with why and how to
+repair or remove it; the other sessions are listed all the same, and the
+exit code is 1 (--json: unreadable[] with each record's error).`
+}
+
 func (cmd *writeListCmd) Run(c *Context) error {
 	res, err := session.List(c, c.Env)
 	if err != nil {
 		return err
 	}
-	return c.emit(res, func() {
+	return c.report(res, func() {
 		t := c.newTable("SESSION", "STATUS", "TREE", "WORKTREE")
 		for _, s := range res.Sessions {
 			worktree := quote(s.Worktree)
@@ -178,8 +187,33 @@ func (cmd *writeListCmd) Run(c *Context) error {
 		for _, dir := range res.Unknown {
 			t.add("-", "unknown", "(no session record names it)", quote(dir))
 		}
+		for _, u := range res.Unreadable {
+			t.add(u.ID, "unreadable", "(its record cannot be read)", quote(orDash(u.Worktree)))
+		}
 		t.print()
+		c.printUnreadable(res.Unreadable)
 	})
+}
+
+// printUnreadable names on stderr each session record that could not be
+// read, with why and what to do about it: the CLI cannot judge such a
+// session, so it never removes it (abort and prune refuse it too).
+func (c *Context) printUnreadable(list []contracts.SessionUnreadable) {
+	for _, u := range list {
+		fmt.Fprintf(c.Stderr, "error: session %s cannot be read (%s): %s\n", u.ID, u.Error.Code, u.Error.Message)
+		keep := ""
+		if u.Worktree != "" {
+			keep = "copy what you need from " + quote(u.Worktree) + " first; write prune --force then removes that folder"
+		}
+		fmt.Fprintf(c.Stderr, "hint: repair %s by hand, or remove it%s\n", quote(u.Record), parenthesized(keep))
+	}
+}
+
+func parenthesized(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
 }
 
 type writeShowCmd struct {
@@ -227,7 +261,8 @@ edits and no commits and untouched for the grace period (--grace, default
 Every other session is kept and listed with what moves it on; no edit is
 ever discarded. Worktrees or branches removed by hand are fine. Folders among
 the session worktrees that no record names are listed, and removed only
-with --force.`
+with --force. A session whose record cannot be read is kept and named on
+stderr (exit 1; --json: unreadable[]).`
 }
 
 func (cmd *writePruneCmd) Run(c *Context) error {
@@ -238,7 +273,7 @@ func (cmd *writePruneCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	return c.emit(res, func() {
+	return c.report(res, func() {
 		for _, s := range res.Removed {
 			fmt.Fprintf(c.Stdout, "removed\t%s\t%s\n", s.ID, s.Status)
 		}
@@ -251,6 +286,10 @@ func (cmd *writePruneCmd) Run(c *Context) error {
 		for _, dir := range res.UnknownRemoved {
 			fmt.Fprintf(c.Stdout, "removed\t%s\tno session record named it\n", quote(dir))
 		}
+		for _, u := range res.Unreadable {
+			fmt.Fprintf(c.Stdout, "kept\t%s\tunreadable\tits record cannot be read (%s)\n", u.ID, u.Error.Code)
+		}
+		c.printUnreadable(res.Unreadable)
 	})
 }
 

@@ -75,7 +75,8 @@ func unusableRoot(fi fs.FileInfo, err error) string {
 }
 
 // checkSessions reports sessions whose worktree or branch was removed by
-// hand: their records stay until aborted or pruned.
+// hand (their records stay until aborted or pruned) and records that
+// cannot be read.
 func checkSessions(ctx context.Context, env operations.Env, r *doctorReport) {
 	list, err := session.List(ctx, env)
 	if err != nil {
@@ -95,6 +96,14 @@ func checkSessions(ctx context.Context, env operations.Env, r *doctorReport) {
 		}
 		r.warn("state", "state.sessions", fmt.Sprintf("session %s (%s) has lost its %s", s.ID, s.Connection.Selector, strings.Join(s.Missing, " and ")),
 			"git context-tree write abort "+s.ID, s.Worktree)
+	}
+	for _, u := range list.Unreadable {
+		broken++
+		fix := "repair " + u.Record + " by hand, or remove it"
+		if u.Worktree != "" {
+			fix += " (copy what you need from " + u.Worktree + " first; git context-tree write prune --force then removes that folder)"
+		}
+		r.warn("state", "state.sessions", fmt.Sprintf("session %s cannot be read (%s): %s", u.ID, u.Error.Code, u.Error.Message), fix, u.Record)
 	}
 	if len(list.Unknown) > 0 {
 		broken++

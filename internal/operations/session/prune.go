@@ -47,7 +47,16 @@ func Prune(ctx context.Context, env operations.Env, req PruneRequest) (*contract
 	}
 	res := &contracts.SessionPrune{SchemaVersion: contracts.CLIVersion, Removed: []*contracts.Session{}, Kept: []contracts.SessionKept{}}
 	for _, id := range ids {
-		s, why, err := pruneOne(ctx, env, id, req)
+		// A record that cannot be read keeps its session, named for the
+		// user to repair or remove; the others are pruned.
+		s, err := loadListed(env, id, &res.Unreadable)
+		if err != nil {
+			return nil, err
+		}
+		if s == nil {
+			continue
+		}
+		why, err := pruneOne(ctx, env, s, req)
 		if err != nil {
 			return nil, err
 		}
@@ -72,19 +81,15 @@ func Prune(ctx context.Context, env operations.Env, req PruneRequest) (*contract
 }
 
 // pruneOne removes one session if its work is safe, or says why not.
-func pruneOne(ctx context.Context, env operations.Env, id string, req PruneRequest) (*contracts.Session, string, error) {
-	s, err := loadSession(env, id)
-	if err != nil {
-		return nil, "", err
-	}
+func pruneOne(ctx context.Context, env operations.Env, s *contracts.Session, req PruneRequest) (string, error) {
 	unlock, err := lockSession(env, s.ID)
 	var ce *contracts.Error
 	if errors.As(err, &ce) && ce.Code == contracts.CodeLockHeld {
 		describe(ctx, env, s)
-		return s, "another git-context-tree command is using it", nil
+		return "another git-context-tree command is using it", nil
 	}
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
 	defer unlock()
 	clearStaleRefLocks(s)
@@ -93,38 +98,38 @@ func pruneOne(ctx context.Context, env operations.Env, id string, req PruneReque
 	// for the user to look at (SESSION_TAMPERED names what and where).
 	if gd, err := os.Lstat(sessionGitDir(s)); err == nil && gd.IsDir() {
 		if err := checkSessionRepo(ctx, env, s); err != nil {
-			return s, string(contracts.CodeSessionTampered) + ": " + err.Error(), nil
+			return string(contracts.CodeSessionTampered) + ": " + err.Error(), nil
 		}
 	}
 	switch s.Status {
 	case contracts.StatusPublished, contracts.StatusMerged, contracts.StatusOpen:
 	case contracts.StatusBroken:
 		if _, err := os.Lstat(s.Worktree); err == nil {
-			return s, "it is broken (its branch and newest commit are gone from " + s.Repository.CommonDir + "): copy what you need from " + s.Worktree + ", delete that folder, then prune again", nil
+			return "it is broken (its branch and newest commit are gone from " + s.Repository.CommonDir + "): copy what you need from " + s.Worktree + ", delete that folder, then prune again", nil
 		}
-		return s, "", deleteSession(env, s.ID)
+		return "", deleteSession(env, s.ID)
 	default:
-		return s, holdsWork(s), nil
+		return holdsWork(s), nil
 	}
 	if s.Update != nil {
-		return s, "an update is in progress: `git context-tree write update --continue " + s.ID + "` or `--abort`", nil
+		return "an update is in progress: `git context-tree write update --continue " + s.ID + "` or `--abort`", nil
 	}
 	if why, err := sessionWork(ctx, env, s); err != nil || why != "" {
-		return s, why, err
+		return why, err
 	}
 	if _, err := os.Lstat(s.Worktree); err == nil && s.Status == contracts.StatusOpen {
 		if at := lastTouched(s); req.Now.Sub(at) < req.Grace {
-			return s, fmt.Sprintf("it holds no work yet but was opened or touched %s ago, within the grace period of %s (`write prune --grace` changes it)",
+			return fmt.Sprintf("it holds no work yet but was opened or touched %s ago, within the grace period of %s (`write prune --grace` changes it)",
 				req.Now.Sub(at).Round(time.Second), req.Grace), nil
 		}
 	}
 	if err := removeSessionParts(ctx, env, s); err != nil {
-		return nil, "", err
+		return "", err
 	}
 	if err := deleteSession(env, s.ID); err != nil {
-		return nil, "", err
+		return "", err
 	}
-	return s, "", nil
+	return "", nil
 }
 
 // sessionWork says what a session holds that removing it would lose: a

@@ -19,7 +19,10 @@ func Show(ctx context.Context, env operations.Env, id string) (*contracts.Sessio
 	return &contracts.SessionResult{SchemaVersion: contracts.CLIVersion, Session: s, Commit: s.Commit}, nil
 }
 
-// List reports every session on this machine, for every project.
+// List reports every session on this machine, for every project. A
+// record that cannot be read is reported among the unreadable and the
+// others are listed all the same: one damaged record must not hide every
+// session, nor be passed over in silence.
 func List(ctx context.Context, env operations.Env) (*contracts.SessionList, error) {
 	ids, err := listSessionIDs(env)
 	if err != nil {
@@ -27,9 +30,12 @@ func List(ctx context.Context, env operations.Env) (*contracts.SessionList, erro
 	}
 	res := &contracts.SessionList{SchemaVersion: contracts.CLIVersion, Sessions: []*contracts.Session{}}
 	for _, id := range ids {
-		s, err := loadSession(env, id)
+		s, err := loadListed(env, id, &res.Unreadable)
 		if err != nil {
 			return nil, err
+		}
+		if s == nil {
+			continue
 		}
 		describe(ctx, env, s)
 		res.Sessions = append(res.Sessions, s)

@@ -24,6 +24,22 @@ func saveSession(env operations.Env, s *contracts.Session) error { return store(
 
 func listSessionIDs(env operations.Env) ([]string, error) { return store(env).IDs() }
 
+// loadListed reads the record of a listed session for a command over
+// every session. One that cannot be read is appended to unreadable and
+// gives no session and no error, so that the command goes on with the
+// others (neither is one removed since it was listed an error).
+func loadListed(env operations.Env, id string, unreadable *[]contracts.SessionUnreadable) (*contracts.Session, error) {
+	s, err := loadSession(env, id)
+	if err == nil {
+		return s, nil
+	}
+	bad, err := store(env).Unreadable(id, err)
+	if bad != nil {
+		*unreadable = append(*unreadable, *bad)
+	}
+	return nil, err
+}
+
 func lockSession(env operations.Env, id string) (func(), error) { return store(env).Lock(id) }
 
 // deleteSession removes a session's record and the base indexes kept
