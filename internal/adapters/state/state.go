@@ -2,7 +2,8 @@
 // $CONTEXT_TREE_HOME): repository caches, snapshots, worktrees, session
 // records, schedules, history and locks (S18). Directories are 0700 and
 // files 0600; no path component may be a symlink, on writes (Dir,
-// WriteFile) as on reads (ReadFile, ReadDir, CheckPath); files are
+// WriteFile) as on reads (ReadFile, ReadDir, CheckPath), each reached from
+// the root one component at a time without following a link; files are
 // replaced atomically. There is no project registry and no eviction.
 package state
 
@@ -11,11 +12,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/lock"
 	"github.com/git-context-tree/git-context-tree/internal/environ"
 )
@@ -54,26 +53,6 @@ func (h *Home) Path(parts ...string) string {
 	return filepath.Join(append([]string{h.Root}, parts...)...)
 }
 
-// Dir returns the state directory made of parts, creating missing
-// directories 0700 and refusing any component (the root included) that is
-// a symlink or not a directory.
-func (h *Home) Dir(parts ...string) (string, error) {
-	cur := h.Root
-	if err := ensureDir(cur); err != nil {
-		return "", err
-	}
-	for _, p := range parts {
-		if p == "" || p == "." || p == ".." || strings.ContainsRune(p, filepath.Separator) {
-			return "", contracts.Errorf(contracts.CodeInternal, "invalid state path segment %q", p)
-		}
-		cur = filepath.Join(cur, p)
-		if err := ensureDir(cur); err != nil {
-			return "", err
-		}
-	}
-	return cur, nil
-}
-
 func ensureDir(dir string) error {
 	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -102,32 +81,6 @@ func symlinkError(path string) error {
 
 func notDirError(path string) error {
 	return contracts.Errorf(contracts.CodeStateInvalid, "state path %s is not a directory", path).WithDetails(map[string]any{"path": path})
-}
-
-// checkNoSymlink refuses a state path that exists as a symlink (a cache or
-// snapshot someone replaced). A missing path is fine.
-func checkNoSymlink(path string) error {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return nil
-	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		return symlinkError(path)
-	}
-	return nil
-}
-
-// WriteFile atomically replaces the file name inside the state directory
-// dir (from Dir) with data, mode 0600.
-func (h *Home) WriteFile(dir, name string, data []byte) error {
-	path := filepath.Join(dir, name)
-	if err := checkNoSymlink(path); err != nil {
-		return err
-	}
-	if err := atomicfile.Write(path, data, 0o600); err != nil {
-		return contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", path, err)
-	}
-	return nil
 }
 
 // Lock takes the named lock under locks/.

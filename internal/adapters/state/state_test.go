@@ -54,7 +54,7 @@ func TestDirRefusesSymlinkedComponents(t *testing.T) {
 		t.Errorf("symlinked root: %v, want STATE_INVALID", err)
 	}
 
-	if err := h.WriteFile(elsewhere, "x", nil); err != nil {
+	if err := os.WriteFile(filepath.Join(elsewhere, "x"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	os.Symlink(filepath.Join(elsewhere, "x"), filepath.Join(h.Root, "y"))
