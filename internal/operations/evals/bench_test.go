@@ -89,7 +89,7 @@ func BenchmarkReport10k(b *testing.B) {
 		}
 		m := contracts.EvalRun{SchemaVersion: 3, ID: id, Label: label, Set: contracts.EvalSetRef{Name: "bench", Digest: "sha256:x", Questions: 1000},
 			AgentCommand: "agent", TraceFormat: "auto", Repeat: 5, Jobs: 1, TimeoutSec: 60, In: "fresh", Started: time.Now()}
-		if err := writeJSON(filepath.Join(dir, manifestName), m); err != nil {
+		if err := writeJSON(env.Home, dir, manifestName, m); err != nil {
 			b.Fatal(err)
 		}
 		for _, sub := range []string{answersDir, gradesDir} {
@@ -101,10 +101,10 @@ func BenchmarkReport10k(b *testing.B) {
 			for rep := 1; rep <= 5; rep++ {
 				a := contracts.EvalAnswer{Question: fmt.Sprintf("q%d", q), Repetition: rep, Seconds: float64(q%97 + rep + r), ToolCalls: q % 13, Answer: "An answer of a few words."}
 				key := answerKey(a.Question, rep)
-				if err := writeJSON(filepath.Join(dir, answersDir, key+".json"), a); err != nil {
+				if err := writeJSON(env.Home, filepath.Join(dir, answersDir), key+".json", a); err != nil {
 					b.Fatal(err)
 				}
-				if err := writeJSON(filepath.Join(dir, gradesDir, key+".json"), gradeRecord{Grade: contracts.EvalGrades[(q+rep)%4], Reviewer: "r"}); err != nil {
+				if err := writeJSON(env.Home, filepath.Join(dir, gradesDir), key+".json", gradeRecord{Grade: contracts.EvalGrades[(q+rep)%4], Reviewer: "r"}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -84,7 +84,7 @@ func Grade(ctx context.Context, env operations.Env, req GradeRequest) (*contract
 			res.Remaining++
 			continue
 		}
-		if err := writeJSON(filepath.Join(it.dir, gradesDir, answerKey(it.a.Question, it.a.Repetition)+".json"), gradeRecord{Grade: grade, Reviewer: reviewer}); err != nil {
+		if err := writeJSON(env.Home, filepath.Join(it.dir, gradesDir), answerKey(it.a.Question, it.a.Repetition)+".json", gradeRecord{Grade: grade, Reviewer: reviewer}); err != nil {
 			return nil, err
 		}
 		res.Graded = append(res.Graded, contracts.EvalGrade{Run: it.run, Question: it.a.Question, Repetition: it.a.Repetition, Grade: grade, Reviewer: reviewer})
@@ -126,8 +126,8 @@ func gradeQueue(ctx context.Context, env operations.Env, runs []string) ([]item,
 			byID[q.ID] = q
 		}
 		seed.Write([]byte(id))
-		if err := os.MkdirAll(filepath.Join(dir, gradesDir), 0o700); err != nil {
-			return nil, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", filepath.Join(dir, gradesDir), err)
+		if _, err := env.Home.Dir(runsDir, id, gradesDir); err != nil {
+			return nil, err
 		}
 		for _, a := range m.Answers {
 			if a.Grade == "" {

@@ -125,7 +125,7 @@ func Run(ctx context.Context, env operations.Env, req RunRequest) (*contracts.Ev
 	}
 	now := time.Now().UTC()
 	m.Finished = &now
-	if err := writeJSON(filepath.Join(dir, manifestName), m); err != nil {
+	if err := writeJSON(env.Home, dir, manifestName, m); err != nil {
 		return nil, err
 	}
 	out, _, err := loadRun(env, m.ID)
@@ -169,7 +169,7 @@ func startRun(ctx context.Context, env operations.Env, s *loadedSet, req RunRequ
 	if err != nil {
 		return nil, "", err
 	}
-	return m, dir, writeJSON(filepath.Join(dir, manifestName), m)
+	return m, dir, writeJSON(env.Home, dir, manifestName, m)
 }
 
 func checkRunRequest(req RunRequest) error {
@@ -229,16 +229,16 @@ func prepareWork(ctx context.Context, env operations.Env, m *contracts.EvalRun, 
 	if m.In != "snapshot" {
 		return "", func() {}, nil
 	}
-	snap := filepath.Join(dir, "snapshot")
-	removeTree(snap)
+	removeTree(filepath.Join(dir, snapshotDir))
 	common, err := env.Git.CommonDir(ctx, git.Isolated, m.Project.Root)
 	if err != nil {
 		return "", nil, operations.GitError(err)
 	}
-	w := git.WorkTree{GitDir: common, Dir: snap, Index: snap + ".index"}
-	if err := os.MkdirAll(snap, 0o755); err != nil {
-		return "", nil, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", snap, err)
+	snap, err := env.Home.Dir(runsDir, m.ID, snapshotDir)
+	if err != nil {
+		return "", nil, err
 	}
+	w := git.WorkTree{GitDir: common, Dir: snap, Index: snap + ".index"}
 	if err := env.Git.CheckoutPlain(ctx, w, m.Project.Head, []string{"."}); err != nil {
 		removeTree(snap)
 		return "", nil, operations.GitError(err)
@@ -285,18 +285,20 @@ func answer(ctx context.Context, env operations.Env, args []string, m *contracts
 	t := eval.Read(m.TraceFormat, stdout.Bytes(), stderr.Bytes())
 	a := contracts.EvalAnswer{Question: q.ID, Repetition: rep, Seconds: roundSeconds(elapsed), ExitCode: res.ExitCode, TimedOut: res.TimedOut,
 		ToolCalls: t.ToolCalls, Answer: redact.String(t.Answer)}
-	answers := filepath.Join(dir, answersDir)
-	if err := os.MkdirAll(answers, 0o700); err != nil {
-		return a, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", answers, err)
+	// Through the state's own writes: the agents (of this answer, of
+	// others running beside it) must not redirect them with a symlink.
+	answers, err := env.Home.Dir(runsDir, m.ID, answersDir)
+	if err != nil {
+		return a, err
 	}
 	// The trace first, the answer last: an answer file means the answer
 	// is whole.
 	for name, data := range map[string][]byte{key + ".stdout": stdout.Bytes(), key + ".stderr": stderr.Bytes()} {
-		if err := os.WriteFile(filepath.Join(answers, name), []byte(redact.String(string(data))), 0o600); err != nil {
-			return a, contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", name, err)
+		if err := env.Home.WriteFile(answers, name, []byte(redact.String(string(data)))); err != nil {
+			return a, err
 		}
 	}
-	return a, writeJSON(filepath.Join(answers, key+".json"), a)
+	return a, writeJSON(env.Home, answers, key+".json", a)
 }
 
 func roundSeconds(d time.Duration) float64 { return float64(d.Milliseconds()) / 1000 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/state"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 	"github.com/git-context-tree/git-context-tree/internal/operations/idprefix"
@@ -26,6 +25,7 @@ const (
 	manifestName = "manifest.json"
 	answersDir   = "answers"
 	gradesDir    = "grades"
+	snapshotDir  = "snapshot" // the project as the agents see it (--in snapshot)
 )
 
 // CodeEvalRunNotFound: no recorded run has that id.
@@ -59,15 +59,15 @@ func resolveRun(env operations.Env, arg string) (string, error) {
 
 func answerKey(question string, rep int) string { return fmt.Sprintf("%s.%d", question, rep) }
 
-func writeJSON(file string, v any) error {
+// writeJSON writes a record of a run as the state's other records are
+// written: replaced whole, never through a symlink (S18; the agents of a
+// run work beside its records).
+func writeJSON(home *state.Home, dir, name string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(file, append(data, '\n'), 0o600); err != nil {
-		return contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", file, err)
-	}
-	return nil
+	return home.WriteFile(dir, name, append(data, '\n'))
 }
 
 // readJSON reads a record of a run, never through a symlink.
