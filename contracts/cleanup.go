@@ -127,7 +127,23 @@ type ScheduleList struct {
 	// Orphans are unit files or plists with our prefix whose record is
 	// gone (remove them with `cleanup unschedule --orphans`).
 	Orphans []string `json:"orphans"`
+	// Unreadable are the schedule records, and the records of listed
+	// schedules' last runs, that could not be read.
+	Unreadable []UnreadableRecord `json:"unreadable,omitempty"`
 }
+
+// UnreadableRecord is a record of the machine state (a cleanup schedule, a
+// cleanup run) that a listing could not read: named by the id its file is
+// named by, the file's absolute path and the error reading it gave, so
+// that one damaged record neither hides the others nor goes unnoticed.
+type UnreadableRecord struct {
+	ID     string `json:"id"`
+	Record string `json:"record"`
+	Error  *Error `json:"error"`
+}
+
+// ExitCode is 1 when a record could not be read: the rest was listed.
+func (r *ScheduleList) ExitCode() int { return exitIf(len(r.Unreadable) > 0) }
 
 // ScheduleStatus is one schedule with its live state.
 type ScheduleStatus struct {
@@ -188,4 +204,9 @@ type CleanupLogs struct {
 	Runs          []RunRecord `json:"runs"`
 	// Output is the redacted agent output of the run asked for with --run.
 	Output *string `json:"output,omitempty"`
+	// Unreadable are the run records that could not be read.
+	Unreadable []UnreadableRecord `json:"unreadable,omitempty"`
 }
+
+// ExitCode is 1 when a run record could not be read: the rest was listed.
+func (r *CleanupLogs) ExitCode() int { return exitIf(len(r.Unreadable) > 0) }

@@ -23,6 +23,8 @@ var (
 	_ Report = (*AgentHooksResult)(nil)
 	_ Report = (*SessionList)(nil)
 	_ Report = (*SessionPrune)(nil)
+	_ Report = (*ScheduleList)(nil)
+	_ Report = (*CleanupLogs)(nil)
 )
 
 // exitIf is ExitFailed when failed, else ExitOK.

@@ -33,6 +33,10 @@ func TestReportExitCodes(t *testing.T) {
 		{"write list a record unreadable", &SessionList{Sessions: []*Session{{}}, Unreadable: []SessionUnreadable{{}}}, ExitFailed},
 		{"write prune all read", &SessionPrune{Kept: []SessionKept{{}}}, ExitOK},
 		{"write prune a record unreadable", &SessionPrune{Unreadable: []SessionUnreadable{{}}}, ExitFailed},
+		{"cleanup list all read", &ScheduleList{Schedules: []ScheduleStatus{{}}}, ExitOK},
+		{"cleanup list a record unreadable", &ScheduleList{Unreadable: []UnreadableRecord{{}}}, ExitFailed},
+		{"cleanup logs all read", &CleanupLogs{Runs: []RunRecord{{}}}, ExitOK},
+		{"cleanup logs a record unreadable", &CleanupLogs{Unreadable: []UnreadableRecord{{}}}, ExitFailed},
 	} {
 		if got := tc.r.ExitCode(); got != tc.want {
 			t.Errorf("%s: exit code %d, want %d", tc.name, got, tc.want)

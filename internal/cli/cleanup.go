@@ -127,7 +127,7 @@ func listSchedules(c *Context, selector string) error {
 	if err != nil {
 		return err
 	}
-	return c.emit(res, func() {
+	return c.report(res, func() {
 		for _, st := range res.Schedules {
 			s := st.Schedule
 			loaded, last := "not-loaded", "-"
@@ -145,6 +145,7 @@ func listSchedules(c *Context, selector string) error {
 		for _, o := range res.Orphans {
 			fmt.Fprintf(c.Stderr, "orphan: %s (remove with: git context-tree cleanup unschedule --orphans)\n", quote(o))
 		}
+		c.printUnreadableRecords(res.Unreadable)
 	})
 }
 
@@ -217,12 +218,22 @@ func (cmd *cleanupLogsCmd) Run(c *Context) error {
 	if err != nil {
 		return err
 	}
-	return c.emit(res, func() {
+	return c.report(res, func() {
 		for _, r := range res.Runs {
 			fmt.Fprintf(c.Stdout, "%s\t%s\t%s\t%dms\t%s\t%s\n", r.StartedAt, r.ScheduleID, r.Outcome, r.DurationMs, r.ID, orDash(r.Session))
 		}
 		if res.Output != nil {
 			fmt.Fprint(c.Stdout, *res.Output)
 		}
+		c.printUnreadableRecords(res.Unreadable)
 	})
+}
+
+// printUnreadableRecords names on stderr each record a listing could not
+// read (its error names the file), and what to do about it.
+func (c *Context) printUnreadableRecords(list []contracts.UnreadableRecord) {
+	for _, u := range list {
+		fmt.Fprintf(c.Stderr, "error: %s cannot be read (%s): %s\n", u.ID, u.Error.Code, u.Error.Message)
+		fmt.Fprintf(c.Stderr, "hint: repair %s by hand, or remove it\n", quote(u.Record))
+	}
 }

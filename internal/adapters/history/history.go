@@ -137,21 +137,46 @@ func (s Store) Output(id string) (string, error) {
 	return string(data), err
 }
 
-// All reads every stored run, oldest first.
-func (s Store) All() ([]contracts.RunRecord, error) {
+// All reads every stored run, oldest first. A record that cannot be read
+// (damaged, a symlink) is returned among the unreadable, and the others
+// are read all the same; one pruned since the runs were listed is gone.
+// An error that is not one record's fails the whole.
+func (s Store) All() ([]contracts.RunRecord, []contracts.UnreadableRecord, error) {
 	ids, err := s.IDs()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	runs := []contracts.RunRecord{}
+	var unreadable []contracts.UnreadableRecord
 	for _, id := range ids {
 		rec, err := s.Load(id)
 		if err != nil {
-			return nil, err
+			bad, err := s.Unreadable(id, err)
+			if err != nil {
+				return nil, nil, err
+			}
+			if bad != nil {
+				unreadable = append(unreadable, *bad)
+			}
+			continue
 		}
 		runs = append(runs, *rec)
 	}
-	return runs, nil
+	return runs, unreadable, nil
+}
+
+// Unreadable turns what Load(id) failed with into the entry naming the
+// record when the failure is that record's own (a *contracts.Error); nil
+// for a record no longer there; any other error is returned.
+func (s Store) Unreadable(id string, err error) (*contracts.UnreadableRecord, error) {
+	var ce *contracts.Error
+	switch {
+	case !errors.As(err, &ce):
+		return nil, err
+	case ce.Code == contracts.CodeScheduleNotFound:
+		return nil, nil
+	}
+	return &contracts.UnreadableRecord{ID: id, Record: s.Home.Path("history", s.ScheduleID, id+".json"), Error: ce}, nil
 }
 
 // Checkpoint is the input digest of the last successful run ("" if none,

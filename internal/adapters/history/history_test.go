@@ -101,7 +101,7 @@ func TestReadsRefuseSymlinks(t *testing.T) {
 		"IDs":        func(s Store) error { _, err := s.IDs(); return err },
 		"Load":       func(s Store) error { _, err := s.Load(run); return err },
 		"Output":     func(s Store) error { _, err := s.Output(run); return err },
-		"All":        func(s Store) error { _, err := s.All(); return err },
+		"All":        func(s Store) error { _, _, err := s.All(); return err },
 		"Purge":      func(s Store) error { return s.Purge() },
 	}
 	for _, linked := range [][]string{{"history"}, {"history", "0123456789abcdef"}} {

@@ -16,18 +16,20 @@ import (
 // orphaned jobs.
 func List(ctx context.Context, env operations.Env, selector string) (*contracts.ScheduleList, error) {
 	var recs []*contracts.Schedule
+	var unreadable []contracts.UnreadableRecord
 	var err error
 	if selector != "" {
 		var rec *contracts.Schedule
 		rec, err = findSchedule(ctx, env, selector, "")
 		recs = []*contracts.Schedule{rec}
 	} else {
-		recs, err = allSchedules(env)
+		// One damaged record does not hide the other schedules.
+		recs, unreadable, err = eachSchedule(env)
 	}
 	if err != nil {
 		return nil, err
 	}
-	res := &contracts.ScheduleList{SchemaVersion: contracts.CLIVersion, Schedules: []contracts.ScheduleStatus{}, Orphans: []string{}}
+	res := &contracts.ScheduleList{SchemaVersion: contracts.CLIVersion, Schedules: []contracts.ScheduleStatus{}, Orphans: []string{}, Unreadable: unreadable}
 	sch, schErr := scheduler.Detect(env.Vars, env.Dir)
 	for _, rec := range recs {
 		st := contracts.ScheduleStatus{Schedule: rec, Missing: []string{}}
@@ -45,7 +47,16 @@ func List(ctx context.Context, env operations.Env, selector string) (*contracts.
 		}
 		store := history.Store{Home: env.Home, ScheduleID: rec.ID}
 		if ids, err := store.IDs(); err == nil && len(ids) > 0 {
-			st.LastRun, _ = store.Load(ids[len(ids)-1])
+			last := ids[len(ids)-1]
+			if st.LastRun, err = store.Load(last); err != nil {
+				bad, err := store.Unreadable(last, err)
+				if err != nil {
+					return nil, err
+				}
+				if bad != nil {
+					res.Unreadable = append(res.Unreadable, *bad)
+				}
+			}
 		}
 		res.Schedules = append(res.Schedules, st)
 	}

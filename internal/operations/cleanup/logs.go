@@ -34,11 +34,12 @@ func Logs(ctx context.Context, env operations.Env, req LogsRequest) (*contracts.
 	}
 	res := &contracts.CleanupLogs{SchemaVersion: contracts.CLIVersion, Runs: []contracts.RunRecord{}}
 	for _, id := range ids {
-		runs, err := history.Store{Home: env.Home, ScheduleID: id}.All()
+		runs, unreadable, err := history.Store{Home: env.Home, ScheduleID: id}.All()
 		if err != nil {
 			return nil, err
 		}
 		res.Runs = append(res.Runs, runs...)
+		res.Unreadable = append(res.Unreadable, unreadable...)
 	}
 	return res, nil
 }
@@ -68,13 +69,17 @@ func logIDs(ctx context.Context, env operations.Env, req LogsRequest) ([]string,
 		}
 		return []string{ScheduleID(c.Identity, branch)}, nil
 	}
-	all, err := allSchedules(env)
+	// A schedule whose record cannot be read still has its history.
+	all, unreadable, err := eachSchedule(env)
 	if err != nil {
 		return nil, err
 	}
 	var ids []string
 	for _, s := range all {
 		ids = append(ids, s.ID)
+	}
+	for _, u := range unreadable {
+		ids = append(ids, u.ID)
 	}
 	entries, err := env.Home.ReadDir(env.Home.Path("history"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -71,28 +71,37 @@ func loadSchedule(env operations.Env, id string) (*contracts.Schedule, []byte, e
 	return &rec, data, nil
 }
 
-// allSchedules reads every schedule record.
-func allSchedules(env operations.Env) ([]*contracts.Schedule, error) {
+// eachSchedule reads every schedule record: one that cannot be read
+// (damaged, a symlink) is returned among the unreadable and the others are
+// read all the same, so that it hides no other schedule. An error that is not one record's (the
+// schedules directory) fails the whole.
+func eachSchedule(env operations.Env) ([]*contracts.Schedule, []contracts.UnreadableRecord, error) {
 	entries, err := env.Home.ReadDir(env.Home.Path("schedules"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []*contracts.Schedule
+	var unreadable []contracts.UnreadableRecord
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".toml")
 		if !ok || !validScheduleID(id) {
 			continue
 		}
 		rec, _, err := loadSchedule(env, id)
-		if err != nil {
-			return nil, err
+		var ce *contracts.Error
+		switch {
+		case err == nil:
+			out = append(out, rec)
+		case !errors.As(err, &ce):
+			return nil, nil, err
+		case ce.Code != contracts.CodeScheduleNotFound: // else removed since listed
+			unreadable = append(unreadable, contracts.UnreadableRecord{ID: id, Record: schedulePath(env, id), Error: ce})
 		}
-		out = append(out, rec)
 	}
-	return out, nil
+	return out, unreadable, nil
 }
 
 // findSchedule finds the schedule of a selector (the declared source's,
@@ -110,7 +119,7 @@ func findSchedule(ctx context.Context, env operations.Env, selector, id string) 
 	if err != nil {
 		return nil, err
 	}
-	all, err := allSchedules(env)
+	all, unreadable, err := eachSchedule(env)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +129,7 @@ func findSchedule(ctx context.Context, env operations.Env, selector, id string) 
 			match = append(match, s)
 		}
 	}
-	if len(match) > 1 {
+	if len(match) > 1 || len(unreadable) > 0 {
 		if branch, err := scheduleBranch(ctx, env, c); err == nil {
 			for _, s := range match {
 				if s.Branch == branch {
@@ -128,6 +137,11 @@ func findSchedule(ctx context.Context, env operations.Env, selector, id string) 
 				}
 			}
 		}
+	}
+	// Past the current branch's schedule, a record that cannot be read may
+	// be the one asked for: it is named rather than passed over.
+	if len(unreadable) > 0 {
+		return nil, unreadable[0].Error
 	}
 	if len(match) == 0 {
 		return nil, contracts.Errorf(contracts.CodeScheduleNotFound, "%s has no cleanup schedule on this machine (see `git context-tree cleanup schedule`)", c.Exact).

@@ -94,8 +94,11 @@ func checkSchedules(ctx context.Context, env operations.Env, r *doctorReport) {
 		r.warn(area, "schedules.list", "cannot read the cleanup schedules: "+errorText(err), "git context-tree cleanup list")
 		return
 	}
-	if len(list.Schedules) == 0 {
+	if len(list.Schedules) == 0 && len(list.Unreadable) == 0 {
 		r.ok(area, "schedules.list", "no cleanup schedules")
+	}
+	for _, u := range list.Unreadable {
+		r.warn(area, "schedules.list", fmt.Sprintf("%s cannot be read (%s): %s", u.ID, u.Error.Code, u.Error.Message), "repair "+u.Record+" by hand, or remove it", u.Record)
 	}
 	systemd := false
 	for _, st := range list.Schedules {
