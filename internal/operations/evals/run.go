@@ -94,7 +94,7 @@ func Run(ctx context.Context, env operations.Env, req RunRequest) (*contracts.Ev
 		go func() {
 			defer wg.Done()
 			for j := range queue {
-				a, err := answer(ctx, env, args, m, dir, workDir, j.q, j.rep)
+				a, err := answer(ctx, env, args, m, workDir, j.q, j.rep)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -261,7 +261,7 @@ func topOf(ctx context.Context, env operations.Env, dir string) string {
 }
 
 // answer runs the agent on one question and records the answer.
-func answer(ctx context.Context, env operations.Env, args []string, m *contracts.EvalRun, dir, workDir string, q contracts.EvalQuestion, rep int) (contracts.EvalAnswer, error) {
+func answer(ctx context.Context, env operations.Env, args []string, m *contracts.EvalRun, workDir string, q contracts.EvalQuestion, rep int) (contracts.EvalAnswer, error) {
 	key := answerKey(q.ID, rep)
 	if workDir == "" {
 		d, err := os.MkdirTemp(env.Abs(env.Vars.TempDir()), "git-context-tree-eval-*")
