@@ -63,6 +63,24 @@ func BenchmarkCheckBytes(b *testing.B) {
 		}
 		perDoc(b, len(docs))
 	})
+	b.Run("markersMayEscape", func(b *testing.B) {
+		bodies := make([][]byte, len(docs))
+		depths := make([]int, len(docs))
+		for i, d := range docs {
+			doc, _, ok := quickRead(d.rel, d.data, false, false)
+			if !ok {
+				doc = *ParseDocument(d.rel, d.data, false)
+			}
+			bodies[i], depths[i] = doc.Body, dirDepth(filepath.Dir(d.rel))
+		}
+		cpu = cpuTime()
+		for b.Loop() {
+			for i := range bodies {
+				markersMayEscape(bodies[i], depths[i])
+			}
+		}
+		perDoc(b, len(docs))
+	})
 	b.Run("checkBytes", func(b *testing.B) {
 		cpu = cpuTime()
 		for b.Loop() {

@@ -96,7 +96,7 @@ func destinationMayEscape(rest []byte, depth int) bool {
 			end++
 		}
 	} else {
-		for end < len(rest) && rest[end] != ' ' && rest[end] != '\t' && rest[end] != '\n' && rest[end] != '\r' {
+		for end < len(rest) && !endsPlainDestination[rest[end]] {
 			end++
 		}
 	}
@@ -114,8 +114,13 @@ func destinationMayEscape(rest []byte, depth int) bool {
 		}
 		i += 1 + k
 	}
-	return dotsMayEscapeIn(d, depth)
+	// Most destinations hold no "..": one short search settles them.
+	return bytes.Contains(d, []byte("..")) && dotsMayEscapeIn(d, depth)
 }
+
+// endsPlainDestination is the bytes a destination not written "<...>"
+// ends before: space, tab and line ends.
+var endsPlainDestination = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 // anyLineMayEscape reports whether lineMayEscape holds for some line of
 // body, searching the whole body for the bytes that matter rather than
