@@ -43,10 +43,12 @@ func openNoFollowAtZ(dirfd int, nameZ []byte) (int, error) {
 	}
 }
 
-// openDirectory opens the directory name for listing and for openat.
+// openDirectory opens the directory name for listing and for openat. A
+// symlink in its place is refused (ELOOP), not followed: a directory the
+// listing showed as one and swapped for a link since leads nowhere else.
 func openDirectory(name string) (int, error) {
 	for {
-		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 		if err != syscall.EINTR {
 			return fd, err
 		}

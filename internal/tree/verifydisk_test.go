@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -136,5 +137,25 @@ func TestEntryIsInfrastructureIsClassOf(t *testing.T) {
 				t.Errorf("%s in %s: infrastructure %v, ClassOf says %v", name, dir, got, want)
 			}
 		}
+	}
+}
+
+// TestOpenDirectoryRefusesSymlinks: a directory swapped for a symlink
+// after the listing showed it is not followed by the walk's open.
+func TestOpenDirectoryRefusesSymlinks(t *testing.T) {
+	if !openAtDirs {
+		t.Skip("directories are read by os.ReadDir on this system")
+	}
+	dir := t.TempDir()
+	mustMkdir(t, filepath.Join(dir, "real"))
+	mustSymlink(t, filepath.Join(dir, "real"), filepath.Join(dir, "link"))
+	fd, err := openDirectory(filepath.Join(dir, "real"))
+	if err != nil {
+		t.Fatalf("a directory: %v", err)
+	}
+	_ = syscall.Close(fd)
+	if fd, err := openDirectory(filepath.Join(dir, "link")); err == nil {
+		_ = syscall.Close(fd)
+		t.Error("a symlink to a directory was opened")
 	}
 }
