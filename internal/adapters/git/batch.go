@@ -22,6 +22,7 @@ type Batch struct {
 	ctx   context.Context
 	scope Scope
 	dir   string
+	env   []string // added to the scope's environment
 	args  []string // the cat-file command line
 
 	cmd    *exec.Cmd
@@ -45,12 +46,20 @@ func (g *Git) OpenRepoBatch(ctx context.Context, gitDir string) (*Batch, error) 
 
 func (g *Git) openBatch(ctx context.Context, scope Scope, dir string, args ...string) (*Batch, error) {
 	b := &Batch{g: g, ctx: ctx, scope: scope, dir: dir, args: args}
-	cmd, stdin, stdout, err := b.start(&b.stderr)
-	if err != nil {
+	if err := b.open(); err != nil {
 		return nil, err
 	}
-	b.cmd, b.stdin, b.out = cmd, stdin, newObjectReader(stdout)
 	return b, nil
+}
+
+// open starts the batch's own process.
+func (b *Batch) open() error {
+	cmd, stdin, stdout, err := b.start(&b.stderr)
+	if err != nil {
+		return err
+	}
+	b.cmd, b.stdin, b.out = cmd, stdin, newObjectReader(stdout)
+	return nil
 }
 
 // start runs one cat-file process with its stdin and stdout piped.
@@ -59,6 +68,7 @@ func (b *Batch) start(stderr *syncBuffer) (*exec.Cmd, io.WriteCloser, io.Reader,
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	cmd.Env = append(cmd.Env, b.env...)
 	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

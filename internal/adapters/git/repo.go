@@ -65,6 +65,10 @@ type TreeEntry struct {
 // LsTree lists the entries of commit at the given paths (recursively with
 // recurse), parsed from -z output.
 func (g *Git) LsTree(ctx context.Context, gitDir, commit string, recurse bool, paths ...string) ([]TreeEntry, error) {
+	return g.lsTree(ctx, gitDir, nil, commit, recurse, paths...)
+}
+
+func (g *Git) lsTree(ctx context.Context, gitDir string, q *Quarantine, commit string, recurse bool, paths ...string) ([]TreeEntry, error) {
 	args := []string{"ls-tree", "-z", "--full-tree"}
 	if recurse {
 		args = append(args, "-r", "-t")
@@ -73,7 +77,7 @@ func (g *Git) LsTree(ctx context.Context, gitDir, commit string, recurse bool, p
 	for _, p := range paths {
 		args = append(args, ":(literal)"+p)
 	}
-	out, err := g.InRepo(ctx, gitDir, args...)
+	out, err := g.inRepoWith(ctx, gitDir, q, nil, args...)
 	if err != nil {
 		return nil, err
 	}

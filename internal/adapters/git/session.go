@@ -53,11 +53,13 @@ func (g *Git) InitSessionRepo(ctx context.Context, dir, branch, objectFormat, ho
 // WorkTree is a work tree read or written through an explicit git
 // directory and, when Index is set, an index file the caller owns, so
 // neither the work tree's own .git nor an inherited GIT_INDEX_FILE can
-// redirect git.
+// redirect git. With Quarantine set, the objects it writes (git add,
+// write-tree) go there, not into GitDir's objects.
 type WorkTree struct {
-	GitDir string
-	Dir    string
-	Index  string
+	GitDir     string
+	Dir        string
+	Index      string
+	Quarantine *Quarantine
 }
 
 func (g *Git) inWorkTree(ctx context.Context, w WorkTree, args ...string) ([]byte, error) {
@@ -67,6 +69,9 @@ func (g *Git) inWorkTree(ctx context.Context, w WorkTree, args ...string) ([]byt
 	}
 	if w.Index != "" {
 		cmd.Env = append(cmd.Env, "GIT_INDEX_FILE="+w.Index)
+	}
+	if w.Quarantine != nil {
+		cmd.Env = append(cmd.Env, w.Quarantine.env()...)
 	}
 	return runCmd(cmd, args)
 }
@@ -198,11 +203,15 @@ type TreeChange struct {
 // DiffTrees compares two trees (or commits) by their objects: the
 // top-level entries that differ, or with recurse every file that does.
 func (g *Git) DiffTrees(ctx context.Context, gitDir, from, to string, recurse bool) ([]TreeChange, error) {
+	return g.diffTrees(ctx, gitDir, nil, from, to, recurse)
+}
+
+func (g *Git) diffTrees(ctx context.Context, gitDir string, q *Quarantine, from, to string, recurse bool) ([]TreeChange, error) {
 	args := []string{"diff-tree", "-z", "--no-renames", "--raw", "--full-index"}
 	if recurse {
 		args = append(args, "-r")
 	}
-	out, err := g.InRepo(ctx, gitDir, append(args, from, to, "--")...)
+	out, err := g.inRepoWith(ctx, gitDir, q, nil, append(args, from, to, "--")...)
 	if err != nil {
 		return nil, err
 	}
