@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -137,35 +136,4 @@ func (g *Git) UnsetLocalConfig(ctx context.Context, scope Scope, dir, key string
 		return nil
 	}
 	return err
-}
-
-// BlobSizes maps the paths of blobs in a commit's tree (only those named,
-// or every blob when paths is empty) to their sizes in bytes. It reads
-// object headers, never a blob's content.
-func (g *Git) BlobSizes(ctx context.Context, gitDir, commit string, paths []string) (map[string]int64, error) {
-	args := []string{"ls-tree", "-z", "-r", "-l", "--full-tree", commit, "--"}
-	for _, p := range paths {
-		args = append(args, ":(literal)"+p)
-	}
-	out, err := g.InRepo(ctx, gitDir, args...)
-	if err != nil {
-		return nil, err
-	}
-	sizes := map[string]int64{}
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
-		if !ok {
-			continue
-		}
-		f := strings.Fields(string(meta))
-		if len(f) != 4 || f[1] != "blob" {
-			continue
-		}
-		n, err := strconv.ParseInt(f[3], 10, 64)
-		if err != nil {
-			continue
-		}
-		sizes[string(path)] = n
-	}
-	return sizes, nil
 }

@@ -3,13 +3,11 @@ package session
 import (
 	"context"
 	"fmt"
-	"io/fs"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
@@ -73,61 +71,55 @@ func parseSize(v string) (int64, error) {
 	return n * mult, nil
 }
 
-// sizedFile is a regular file of the session's work tree.
-type sizedFile struct {
-	path string // repository-relative, with /
-	size int64
-}
-
-// checkBounds refuses, before git hashes anything into the home
-// repository, a session whose work tree adds a file over the per-file
-// bound or files over the total bound. Added means a path the base does
-// not hold, or holds at another size (counted at its new size). Ignored
-// files are not staged and do not count, except those force stages.
-func checkBounds(ctx context.Context, env operations.Env, s *contracts.Session, ignored, force []string) error {
+// checkBounds refuses a session whose captured tree adds a file over the
+// per-file bound, or files over the total bound. Added means a path whose
+// blob differs from the base's there (new, or changed: counted at its new
+// size); the base's own files, unchanged, never count. Sizes are those of
+// the blobs git staged, read from their headers: a file swapped on disk
+// before or after git add is judged as it was staged, and an oversize
+// blob stays in the quarantine.
+func checkBounds(ctx context.Context, env operations.Env, s *contracts.Session, q *git.Quarantine, changes []git.TreeChange) error {
+	var added []git.TreeChange
+	for _, c := range changes {
+		if c.NewID != c.OldID && isBlobMode(c.NewMode) {
+			added = append(added, c)
+		}
+	}
+	if len(added) == 0 {
+		return nil
+	}
 	limits, err := readLimits(ctx, env)
 	if err != nil {
 		return err
 	}
-	files, err := workTreeFiles(s.Worktree, ignored, force)
-	if err != nil {
-		return err
+	ids := make([]string, len(added))
+	for i, c := range added {
+		ids[i] = c.NewID
 	}
-	var all int64
-	var big []string
-	for _, f := range files {
-		all += f.size
-		if f.size > limits.file {
-			big = append(big, f.path)
-		}
-	}
-	if all <= limits.total && len(big) == 0 {
-		return nil // the work tree as a whole is within bounds
-	}
-	// Only what differs from the base counts: ask the base for the sizes
-	// of the paths in question (every path when the total is over).
-	var ask []string
-	if all <= limits.total {
-		ask = big
-	}
-	base, err := env.Git.BlobSizes(ctx, s.Repository.CommonDir, s.Base, ask)
+	sizes, err := q.ObjectSizes(ctx, ids)
 	if err != nil {
 		return operations.GitError(err)
 	}
-	var added int64
-	for _, f := range files {
-		if n, ok := base[f.path]; ok && n == f.size {
-			continue
+	var all int64
+	for i, c := range added {
+		if sizes[i] < 0 {
+			return operations.GitError(fmt.Errorf("blob %s of %s is missing", c.NewID, c.Path))
 		}
-		if f.size > limits.file {
-			return tooLarge(s, f.path, f.size, limits.file, maxFileSizeKey, "per file")
+		if sizes[i] > limits.file {
+			return tooLarge(s, c.Path, sizes[i], limits.file, maxFileSizeKey, "per file")
 		}
-		added += f.size
+		all += sizes[i]
 	}
-	if added > limits.total {
-		return tooLarge(s, "", added, limits.total, maxSizeKey, "in all")
+	if all > limits.total {
+		return tooLarge(s, "", all, limits.total, maxSizeKey, "in all")
 	}
 	return nil
+}
+
+// isBlobMode reports a tree entry mode that holds a blob (a file or a
+// symlink).
+func isBlobMode(mode string) bool {
+	return mode == "100644" || mode == "100755" || mode == "120000"
 }
 
 func tooLarge(s *contracts.Session, path string, size, limit int64, key, per string) error {
@@ -138,49 +130,6 @@ func tooLarge(s *contracts.Session, path string, size, limit int64, key, per str
 		details["path"] = path
 	}
 	return contracts.Errorf(contracts.CodeSessionTooLarge,
-		"session %s: %s, over the %d bytes %s a session may add (git config %s); nothing was hashed or committed: remove it from %s, or raise the limit",
+		"session %s: %s, over the %d bytes %s a session may add (git config %s); nothing was stored or committed: remove it from %s, or raise the limit",
 		s.ID, what, limit, per, key, s.Worktree).WithDetails(details)
-}
-
-// workTreeFiles lists the regular files of a session's work tree that git
-// add would stage: not under .git, not ignored unless forced. Symlinks are
-// stored as their target and never count.
-func workTreeFiles(root string, ignored, force []string) ([]sizedFile, error) {
-	skip := func(rel string) bool {
-		for _, p := range ignored {
-			if rel == strings.TrimSuffix(p, "/") || (strings.HasSuffix(p, "/") && strings.HasPrefix(rel, p)) {
-				return !slices.ContainsFunc(force, func(f string) bool { return rel == f || strings.HasPrefix(rel, f+"/") })
-			}
-		}
-		return false
-	}
-	var files []sizedFile
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p == root {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
-		if d.IsDir() {
-			if d.Name() == ".git" || skip(rel+"/") || skip(rel) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() || skip(rel) {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		files = append(files, sizedFile{path: rel, size: fi.Size()})
-		return nil
-	})
-	if err != nil {
-		return nil, contracts.Errorf(contracts.CodeIO, "cannot read the session worktree %s: %v", root, err)
-	}
-	return files, nil
 }

@@ -16,7 +16,10 @@ import (
 // (the base tree beside it), through an index file that only the tool
 // writes, and the paths changed outside the subtree. Nothing the session's own git did
 // (its index and its flags, its refs, replace refs, hooks or config) takes
-// part; what finish verifies and commits is exactly this tree.
+// part; what finish verifies and commits is exactly this tree. The blobs
+// and trees git writes for it go into the inspection's quarantine, not the
+// home repository's objects: a file refused by any check (too large, not
+// verifying, outside the tree) never reaches them.
 type sessionCapture struct {
 	tree    string           // the work tree's content as a tree object
 	ignored []string         // ignored untracked paths ("dir/" for a directory)
@@ -32,12 +35,12 @@ type sessionCapture struct {
 // so git hashes every file: an edit that kept a file's size and time
 // cannot pass for unchanged. With includeIgnored, ignored files inside the
 // tree are staged too.
-func captureSession(ctx context.Context, env operations.Env, s *contracts.Session, includeIgnored bool) (*sessionCapture, error) {
+func captureSession(ctx context.Context, env operations.Env, s *contracts.Session, q *git.Quarantine, includeIgnored bool) (*sessionCapture, error) {
 	idx, err := newCaptureIndex(env, s)
 	if err != nil {
 		return nil, err
 	}
-	c := &sessionCapture{index: idx, wt: git.WorkTree{GitDir: s.Repository.CommonDir, Dir: s.Worktree, Index: idx}}
+	c := &sessionCapture{index: idx, wt: git.WorkTree{GitDir: s.Repository.CommonDir, Dir: s.Worktree, Index: idx, Quarantine: q}}
 	if err := startCaptureIndex(ctx, env, s, c.wt); err != nil {
 		c.discard()
 		return nil, err
@@ -53,12 +56,6 @@ func captureSession(ctx context.Context, env operations.Env, s *contracts.Sessio
 				force = append(force, strings.TrimSuffix(p, "/"))
 			}
 		}
-	}
-	// Sizes are judged from the files on disk before git add writes any
-	// blob into the home repository's objects.
-	if err := checkBounds(ctx, env, s, c.ignored, force); err != nil {
-		c.discard()
-		return nil, err
 	}
 	// Changes outside the subtree are listed, compared in memory, and
 	// never staged: finish refuses them, and their content must not reach

@@ -13,19 +13,17 @@ import (
 	"github.com/git-context-tree/git-context-tree/internal/operations"
 )
 
-// writeSessionFiles changes the files of the session's subtree from the
-// tree from to the tree to (both read by id in the home repository):
-// changed files are written from their blobs, deleted ones removed with
-// the directories they leave empty. Nothing is written through a symlink:
+// writeSessionFiles applies changes between two trees of the session's
+// subtree to its files: changed files are written from their new blobs
+// (read by id in the home repository), deleted ones removed with the
+// directories they leave empty. Nothing is written through a symlink:
 // a path whose directory on disk is not a real directory below the
 // content root is refused, leaving the files written so far.
-func writeSessionFiles(ctx context.Context, env operations.Env, s *contracts.Session, from, to string) error {
-	home := s.Repository.CommonDir
-	changes, err := env.Git.DiffTrees(ctx, home, from, to, true)
-	if err != nil || len(changes) == 0 {
-		return operations.GitError(err)
+func writeSessionFiles(ctx context.Context, env operations.Env, s *contracts.Session, changes []git.TreeChange) error {
+	if len(changes) == 0 {
+		return nil
 	}
-	objects, err := env.Git.OpenRepoBatch(ctx, home)
+	objects, err := env.Git.OpenRepoBatch(ctx, s.Repository.CommonDir)
 	if err != nil {
 		return operations.GitError(err)
 	}

@@ -35,10 +35,12 @@ const sessionTrailer = "Context-Tree-Session: "
 
 // Finish completes a write session (S13, S14). It checks the pinned source
 // and repository and the session's branch and HEAD; then it builds a tree
-// object from the session's files through its private index, refuses any
-// difference from the base outside the subtree (compared as tree objects),
-// ignored files, symlinks and nested repositories, verifies the subtree's
-// committed blobs, and commits exactly that tree on the base with plumbing.
+// object from the session's files through its private index, into a
+// quarantine beside the home repository's objects, refuses any difference
+// from the base outside the subtree (compared as tree objects), ignored
+// files, symlinks and nested repositories, blobs over the session bounds,
+// verifies the subtree's staged blobs, and only then moves the objects in
+// and commits exactly that tree on the base with plumbing.
 // With Publish it pushes the commit to the pinned branch without force.
 // Every failure keeps the session and its work.
 func Finish(ctx context.Context, env operations.Env, req FinishRequest) (*contracts.SessionResult, error) {
@@ -177,6 +179,11 @@ func commitSession(ctx context.Context, env operations.Env, s *contracts.Session
 		if strings.TrimSpace(message) == "" && s.Message != "" {
 			message, reused = s.Message, true
 		}
+		// Every check passed on exactly these objects: only now do they
+		// enter the home repository.
+		if err := ins.accept(s); err != nil {
+			return nil, err
+		}
 		commit, err := env.Git.CommitTree(ctx, s.Repository.CommonDir, ins.Tree, s.Base, commitMessage(s, message))
 		if err != nil {
 			if !env.Git.IdentityKnown(ctx, s.Repository.CommonDir) {
@@ -223,7 +230,7 @@ func finishRules(ctx context.Context, env operations.Env, s *contracts.Session, 
 			return err
 		}
 	}
-	return checkCapturedTree(ctx, env, ins.objects, s, ins.Tree)
+	return checkCapturedTree(ctx, ins.quarantine, ins.objects, s, ins.Tree)
 }
 
 // resolveHome reads the session's branch and the base's tree in the home
@@ -361,7 +368,7 @@ func checkCommittedSession(ctx context.Context, env operations.Env, s *contracts
 		return operations.GitError(err)
 	}
 	if ins.Tree != committed {
-		changes, err := env.Git.DiffTrees(ctx, s.Repository.CommonDir, committed, ins.Tree, true)
+		changes, err := ins.quarantine.DiffTrees(ctx, committed, ins.Tree, true)
 		if err != nil {
 			return operations.GitError(err)
 		}

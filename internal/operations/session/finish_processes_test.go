@@ -45,8 +45,9 @@ func countingGit(t *testing.T, env *operations.Env) func() []string {
 
 // TestFinishProcesses counts the git processes of `write finish`: a
 // directory source's commit (issue 16's budget was 10; the session bounds'
-// git config read, one process for both keys, makes it 11 until the bounds
-// are taken at prepare) and --publish of a git source's session (its push,
+// git config read, one process for both keys, and the sizes of the staged
+// blobs, one cat-file --batch-check, make it 12 until the bounds are taken
+// at prepare) and --publish of a git source's session (its push,
 // snapshot and close included). Every check
 // still runs; the counts come from asking the open cat-file for trees and
 // from the base index made at prepare.
@@ -62,8 +63,8 @@ func TestFinishProcesses(t *testing.T) {
 		if err != nil || done.Commit == "" {
 			t.Fatalf("finish: %v, %+v", err, done)
 		}
-		if got := commands(); len(got) > 11 {
-			t.Errorf("finish ran %d git processes, want at most 11:\n%s", len(got), strings.Join(got, "\n"))
+		if got := commands(); len(got) > 12 {
+			t.Errorf("finish ran %d git processes, want at most 12:\n%s", len(got), strings.Join(got, "\n"))
 		} else {
 			t.Logf("%d git processes", len(got))
 		}
@@ -80,7 +81,7 @@ func TestFinishProcesses(t *testing.T) {
 		}
 		// 28 before issue 16's pass, 21 after; the snapshot of the published
 		// commit (sync's own code) takes 9 of these (its index refreshed once the
-		// files are read-only), the bounds' config read 1.
+		// files are read-only), the bounds' config read and staged sizes 2.
 		if got := commands(); len(got) > 23 {
 			t.Errorf("finish --publish ran %d git processes, want at most 23:\n%s", len(got), strings.Join(got, "\n"))
 		} else {

@@ -16,7 +16,10 @@ import (
 // a tree of the home repository through the tool's own index and compared
 // with the base as objects. finish, abort, prune and cleanup run all judge
 // a session from an Inspection; none keeps rules of its own about what a
-// session changed.
+// session changed. Every rule about content is judged on the captured
+// objects, never on the files on disk, which the agent may swap at any
+// moment; the objects the capture writes stay in a quarantine (see
+// sessionCapture) until finish accepts them.
 type Inspection struct {
 	// Tree is the work tree as a tree object of the home repository.
 	Tree string
@@ -32,8 +35,9 @@ type Inspection struct {
 	// set, nothing else was read (git stages a repository as a gitlink).
 	Nested string
 
-	objects *git.Batch
-	capture *sessionCapture
+	objects    *git.Batch // reads through the quarantine
+	quarantine *git.Quarantine
+	capture    *sessionCapture
 }
 
 // InspectOptions shape an inspection.
@@ -60,8 +64,14 @@ func Inspect(ctx context.Context, env operations.Env, s *contracts.Session, opt 
 	if ins.Nested != "" {
 		return ins, nil
 	}
-	objects, err := env.Git.OpenRepoBatch(ctx, s.Repository.CommonDir)
+	q, err := env.Git.NewQuarantine(s.Repository.CommonDir, s.ID)
 	if err != nil {
+		return nil, contracts.Errorf(contracts.CodeIO, "cannot make a temporary object directory in %s: %v", s.Repository.CommonDir, err)
+	}
+	ins.quarantine = q
+	objects, err := q.OpenBatch(ctx)
+	if err != nil {
+		ins.Close()
 		return nil, operations.GitError(err)
 	}
 	ins.objects = objects
@@ -75,11 +85,15 @@ func Inspect(ctx context.Context, env operations.Env, s *contracts.Session, opt 
 		return nil, contracts.Errorf(contracts.CodeSessionStale, "session %s is broken: its base commit %.12s is gone from %s; its files are kept in %s",
 			s.ID, s.Base, s.Repository.CommonDir, s.Worktree).WithDetails(map[string]any{"session": s.ID, "worktree": s.Worktree})
 	}
-	if ins.capture, err = captureSession(ctx, env, s, opt.IncludeIgnored); err != nil {
+	if ins.capture, err = captureSession(ctx, env, s, q, opt.IncludeIgnored); err != nil {
 		ins.Close()
 		return nil, err
 	}
 	if err := ins.compare(ctx, env, s); err != nil {
+		ins.Close()
+		return nil, err
+	}
+	if err := checkBounds(ctx, env, s, q, ins.Changes); err != nil {
 		ins.Close()
 		return nil, err
 	}
@@ -91,7 +105,7 @@ func Inspect(ctx context.Context, env operations.Env, s *contracts.Session, opt 
 func (ins *Inspection) compare(ctx context.Context, env operations.Env, s *contracts.Session) error {
 	c := ins.capture
 	ins.Tree = c.tree
-	outside, err := checkBoundary(ctx, env, ins.objects, s, c.tree)
+	outside, err := checkBoundary(ctx, ins.quarantine, ins.objects, s, c.tree)
 	if err != nil {
 		return err
 	}
@@ -113,7 +127,7 @@ func (ins *Inspection) compare(ctx context.Context, env operations.Env, s *contr
 	ins.Outside = outside
 	ins.Changes, err = ins.objects.DiffTrees(s.Base+"^{tree}", c.tree)
 	if errors.Is(err, git.ErrUnusualTree) {
-		ins.Changes, err = env.Git.DiffTrees(ctx, s.Repository.CommonDir, s.Base, c.tree, true)
+		ins.Changes, err = ins.quarantine.DiffTrees(ctx, s.Base, c.tree, true)
 	}
 	c.changes = ins.Changes
 	return operations.GitError(err)
@@ -125,12 +139,26 @@ func (ins *Inspection) Empty() bool {
 	return ins.Nested == "" && len(ins.Changes) == 0 && len(ins.Ignored) == 0 && len(ins.Outside) == 0
 }
 
-// Close releases the inspection's object reader and capture index.
+// accept moves the captured objects into the home repository: after
+// every check, before anything there names them.
+func (ins *Inspection) accept(s *contracts.Session) error {
+	if err := ins.quarantine.Migrate(); err != nil {
+		return contracts.Errorf(contracts.CodeIO, "cannot store the session's files in %s: %v; the session is kept in %s", s.Repository.CommonDir, err, s.Worktree).
+			WithDetails(map[string]any{"session": s.ID})
+	}
+	return nil
+}
+
+// Close releases the inspection's object reader and capture index, and
+// discards the objects it did not accept.
 func (ins *Inspection) Close() {
 	if ins.capture != nil {
 		ins.capture.discard()
 	}
 	if ins.objects != nil {
 		ins.objects.Close()
+	}
+	if ins.quarantine != nil {
+		ins.quarantine.Remove()
 	}
 }

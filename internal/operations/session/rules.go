@@ -20,11 +20,11 @@ import (
 // anywhere outside the subtree. It compares tree objects level by level
 // along the subtree's path: at each level every entry but the one leading
 // to the subtree must be the identical object. The levels are read at once
-// through the home repository's object reader; a level it cannot decide
+// through the inspection's object reader; a level it cannot decide
 // alone (any difference beside the subtree's entry, the entry not a
 // directory on both sides, a tree not in canonical form) is compared by
 // git, exactly as every level used to be.
-func checkBoundary(ctx context.Context, env operations.Env, objects *git.Batch, s *contracts.Session, captured string) (outside []string, err error) {
+func checkBoundary(ctx context.Context, q *git.Quarantine, objects *git.Batch, s *contracts.Session, captured string) (outside []string, err error) {
 	if s.Subtree == "." {
 		return nil, nil
 	}
@@ -57,7 +57,7 @@ func checkBoundary(ctx context.Context, env operations.Env, objects *git.Batch, 
 			}
 		}
 		fast = false
-		changes, err := env.Git.DiffTrees(ctx, s.Repository.CommonDir, from, to, false)
+		changes, err := q.DiffTrees(ctx, from, to, false)
 		if err != nil {
 			return nil, operations.GitError(err)
 		}
@@ -75,7 +75,7 @@ func checkBoundary(ctx context.Context, env operations.Env, objects *git.Batch, 
 			}
 		}
 		if beside {
-			return outsidePaths(ctx, env, s, from, to, strings.Join(segs[:i], "/"), seg), nil
+			return outsidePaths(ctx, q, from, to, strings.Join(segs[:i], "/"), seg), nil
 		}
 		if next == nil {
 			return nil, nil // the subtree is untouched
@@ -123,8 +123,8 @@ func sameBeside(base, captured []git.TreeItem, seg string) (next [2]string, ok b
 
 // outsidePaths names every changed file outside the subtree, below the
 // level where the boundary check found them (for the error message only).
-func outsidePaths(ctx context.Context, env operations.Env, s *contracts.Session, from, to, prefix, seg string) []string {
-	changes, err := env.Git.DiffTrees(ctx, s.Repository.CommonDir, from, to, true)
+func outsidePaths(ctx context.Context, q *git.Quarantine, from, to, prefix, seg string) []string {
+	changes, err := q.DiffTrees(ctx, from, to, true)
 	var paths []string
 	for _, c := range changes {
 		if c.Path == seg || strings.HasPrefix(c.Path, seg+"/") {
@@ -140,16 +140,16 @@ func outsidePaths(ctx context.Context, env operations.Env, s *contracts.Session,
 
 // checkCapturedTree verifies the subtree of a captured tree exactly as it
 // will be committed: no symlink and no nested repository anywhere in it
-// (hidden directories included), and the tree verifier's rules on the
-// committed blobs.
-func checkCapturedTree(ctx context.Context, env operations.Env, objects *git.Batch, s *contracts.Session, captured string) error {
+// (hidden directories included, modes as staged), and the tree verifier's
+// rules on the staged blobs, read through the quarantine.
+func checkCapturedTree(ctx context.Context, q *git.Quarantine, objects *git.Batch, s *contracts.Session, captured string) error {
 	rev := captured
 	if s.Subtree != "." {
 		rev = captured + ":" + s.Subtree
 	}
 	listed, err := objects.ListTree(rev)
 	if errors.Is(err, git.ErrUnusualTree) {
-		listed, err = env.Git.LsTree(ctx, s.Repository.CommonDir, rev, true)
+		listed, err = q.LsTree(ctx, rev, true)
 	}
 	if err != nil {
 		return operations.GitError(err)
@@ -194,7 +194,7 @@ func checkCapturedTree(ctx context.Context, env operations.Env, objects *git.Bat
 	return nil
 }
 
-// readBlobs reads documents' blobs through the home repository's reader.
+// readBlobs reads documents' blobs through the inspection's reader.
 func readBlobs(objects *git.Batch, docs map[string]string) (map[string][]byte, error) {
 	blobs := make(map[string][]byte, len(docs))
 	paths := make([]string, 0, len(docs))

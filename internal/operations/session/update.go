@@ -72,7 +72,11 @@ func Update(ctx context.Context, env operations.Env, req UpdateRequest) (*contra
 	if err := saveSession(env, s); err != nil {
 		return nil, err
 	}
-	if err := writeSessionFiles(ctx, env, s, subtreeRev(s, s.Commit), merged); err != nil {
+	changes, err := env.Git.DiffTrees(ctx, home, subtreeRev(s, s.Commit), merged, true)
+	if err != nil {
+		return nil, operations.GitError(err)
+	}
+	if err := writeSessionFiles(ctx, env, s, changes); err != nil {
 		return nil, err
 	}
 	if err := moveSessionRepo(ctx, env, s, s.Commit, tip); err != nil {
@@ -177,8 +181,13 @@ func abortUpdate(ctx context.Context, env operations.Env, s *contracts.Session) 
 	if ins.Nested != "" {
 		return nil, nestedRefusal(s, ins.Nested)
 	}
-	now := subtreeRev(s, ins.Tree)
-	if err := writeSessionFiles(ctx, env, s, now, subtreeRev(s, s.Update.From)); err != nil {
+	// The files as captured are read through the inspection's quarantine:
+	// they are discarded, never stored in the home repository.
+	changes, err := ins.quarantine.DiffTrees(ctx, subtreeRev(s, ins.Tree), subtreeRev(s, s.Update.From), true)
+	if err != nil {
+		return nil, operations.GitError(err)
+	}
+	if err := writeSessionFiles(ctx, env, s, changes); err != nil {
 		return nil, err
 	}
 	if err := moveSessionRepo(ctx, env, s, s.Update.Onto, s.Update.From); err != nil {
