@@ -2,12 +2,9 @@ package operations
 
 import (
 	"context"
-	"path"
-	"path/filepath"
-	"sync"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
-	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/sources"
 	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
@@ -28,7 +25,7 @@ func ReadAs(ctx context.Context, env Env, node, treeArg string, access TreeAcces
 }
 
 func readNode(ctx context.Context, env Env, node, treeArg string, access TreeAccess, fromDir bool) (*contracts.ReadResult, error) {
-	t, ref, err := openTreeTarget(ctx, env, treeArg, access)
+	t, ref, err := OpenTreeTarget(ctx, env, treeArg, access)
 	if err != nil {
 		return nil, err
 	}
@@ -41,23 +38,15 @@ func readNode(ctx context.Context, env Env, node, treeArg string, access TreeAcc
 	if err != nil {
 		return nil, err
 	}
-	if err := served.Check(ctx, env, t); err != nil {
+	if err := served.Check(ctx, env.Git); err != nil {
 		return nil, err
 	}
 	return &contracts.ReadResult{SchemaVersion: contracts.CLIVersion, Tree: ref, Node: nr.Node, Children: nr.Children}, nil
 }
 
-// ServedBlobs are the blob ids of the documents a reader of a snapshot
-// parsed, taken from the bytes it parsed. The snapshot was found intact
-// when it was opened, but files can change between that check and the
-// reads: Check holds every one to the commit's blob at its path, so what
-// is served is the synced commit's content or an error, never a file put
-// there in the meantime.
-type ServedBlobs struct {
-	like string // an id of the repository: its length is its hash's
-	mu   sync.Mutex
-	ids  map[string]string // tree-relative path -> blob id of the bytes read
-}
+// ServedBlobs is what a reader of a git source's snapshot parsed, held to
+// the commit by Check (sources.HeldReads).
+type ServedBlobs = sources.HeldReads
 
 // ServedBlobs starts the record for a reader of t: nil (nothing to hold
 // to) unless t is a git source's snapshot.
@@ -65,62 +54,5 @@ func (t *TreeTarget) ServedBlobs() *ServedBlobs {
 	if t.Snapshot == nil || t.Conn == nil {
 		return nil
 	}
-	return &ServedBlobs{like: t.Snapshot.Commit, ids: map[string]string{}}
-}
-
-// Observer records each document read (nil for a nil record).
-func (b *ServedBlobs) Observer() tree.Observer {
-	if b == nil {
-		return nil
-	}
-	return func(docRel string, data []byte) {
-		id := git.BlobID(b.like, data)
-		b.mu.Lock()
-		b.ids[docRel] = id
-		b.mu.Unlock()
-	}
-}
-
-// maxListedPaths is how many paths Check names to ls-tree; more, and it
-// lists the tree's whole subtree once instead.
-const maxListedPaths = 256
-
-// Check compares the ids with the commit's blobs (one ls-tree in the
-// cache); a document that differs, or that the commit does not hold, is
-// SNAPSHOT_CORRUPT as an integrity check failing before the read is.
-func (b *ServedBlobs) Check(ctx context.Context, env Env, t TreeTarget) error {
-	if b == nil || len(b.ids) == 0 {
-		return nil
-	}
-	s := t.Snapshot
-	prefix, err := filepath.Rel(s.Path, t.Root)
-	if err != nil || !filepath.IsLocal(prefix) && prefix != "." {
-		return contracts.Errorf(contracts.CodeSnapshotCorrupt, "the tree %s is not inside its snapshot %s", t.Root, s.Path)
-	}
-	prefix = filepath.ToSlash(prefix)
-	repoPath := func(rel string) string { return path.Join(prefix, rel) }
-	var paths []string
-	if len(b.ids) <= maxListedPaths {
-		for rel := range b.ids {
-			paths = append(paths, repoPath(rel))
-		}
-	} else if prefix != "." {
-		paths = []string{prefix}
-	}
-	entries, err := env.Git.LsTree(ctx, s.Cache, s.Commit, len(b.ids) > maxListedPaths, paths...)
-	if err != nil {
-		return GitError(err)
-	}
-	want := make(map[string]string, len(entries))
-	for _, e := range entries {
-		want[e.Path] = e.ID
-	}
-	for rel, id := range b.ids {
-		if id == "" || want[repoPath(rel)] != id {
-			return contracts.Errorf(contracts.CodeSnapshotCorrupt,
-				"the snapshot %s of %s changed while it was read (%s is not the commit's); `git context-tree sync` rebuilds it", s.Path, t.Conn.Exact, rel).
-				WithDetails(map[string]any{"snapshot": s.Path, "selector": t.Conn.Exact, "path": rel})
-		}
-	}
-	return nil
+	return t.Snapshot.HoldReads(*t.Conn, t.Root)
 }

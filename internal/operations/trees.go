@@ -24,12 +24,14 @@ type TreeAccess struct {
 // snapshot, the commit and whether the tree has uncommitted changes. Git
 // sources are served from their snapshot only: never the network.
 func OpenTree(ctx context.Context, env Env, treeArg string, access TreeAccess) (contracts.TreeRef, error) {
-	_, ref, err := openTreeTarget(ctx, env, treeArg, access)
+	_, ref, err := OpenTreeTarget(ctx, env, treeArg, access)
 	return ref, err
 }
 
-// openTreeTarget is OpenTree also returning the target the reference names.
-func openTreeTarget(ctx context.Context, env Env, treeArg string, access TreeAccess) (TreeTarget, contracts.TreeRef, error) {
+// OpenTreeTarget is OpenTree also returning the target the reference
+// names, for a reader that holds what it reads of a snapshot to its
+// commit (TreeTarget.ServedBlobs).
+func OpenTreeTarget(ctx context.Context, env Env, treeArg string, access TreeAccess) (TreeTarget, contracts.TreeRef, error) {
 	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
 		return TreeTarget{}, contracts.TreeRef{}, err
@@ -77,17 +79,25 @@ func openedRef(ctx context.Context, env Env, t *TreeTarget, access TreeAccess) (
 // synced, is skipped with the reason. With no declared tree it is the
 // tree at or above the command's directory.
 func OpenTrees(ctx context.Context, env Env) ([]contracts.TreeRef, []contracts.SkippedTree, error) {
+	_, refs, skipped, err := OpenTreeTargets(ctx, env)
+	return refs, skipped, err
+}
+
+// OpenTreeTargets is OpenTrees also returning the targets, one for each
+// reference (see OpenTreeTarget).
+func OpenTreeTargets(ctx context.Context, env Env) ([]TreeTarget, []contracts.TreeRef, []contracts.SkippedTree, error) {
 	_, conns, err := OpenProject(ctx, env)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(conns) == 0 {
-		ref, err := OpenTree(ctx, env, "", TreeAccess{})
+		t, ref, err := OpenTreeTarget(ctx, env, "", TreeAccess{})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		return []contracts.TreeRef{ref}, nil, nil
+		return []TreeTarget{t}, []contracts.TreeRef{ref}, nil, nil
 	}
+	var targets []TreeTarget
 	var refs []contracts.TreeRef
 	var skipped []contracts.SkippedTree
 	for _, c := range conns {
@@ -101,12 +111,12 @@ func OpenTrees(ctx context.Context, env Env) ([]contracts.TreeRef, []contracts.S
 		case errors.As(err, &ce):
 			skipped = append(skipped, contracts.SkippedTree{Selector: c.Exact, Error: ce})
 		case err != nil:
-			return nil, nil, err
+			return nil, nil, nil, err
 		default:
-			refs = append(refs, ref)
+			targets, refs = append(targets, t), append(refs, ref)
 		}
 	}
-	return refs, skipped, nil
+	return targets, refs, skipped, nil
 }
 
 // ListTrees reports every declared source with where its content is, its

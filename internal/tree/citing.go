@@ -21,6 +21,13 @@ type Citing struct {
 // Documents are read on all cores; only those whose bytes hold
 // "sources:" are parsed.
 func CitingDocuments(root string) ([]Citing, error) {
+	return CitingDocumentsObserved(root, nil)
+}
+
+// CitingDocumentsObserved is CitingDocuments showing observe (nil: none)
+// every document's bytes as read, those without a sources list too (see
+// Observer).
+func CitingDocumentsObserved(root string, observe Observer) ([]Citing, error) {
 	src := diskContent{root: root}
 	var paths []string
 	if err := listDocuments(src, ".", 0, func(rel string, _ int) { paths = append(paths, rel) }); err != nil {
@@ -43,7 +50,7 @@ func CitingDocuments(root string) ([]Citing, error) {
 				if k >= len(paths) {
 					return
 				}
-				found[k] = citing(src, paths[k], &buf)
+				found[k] = citing(src, paths[k], &buf, observe)
 			}
 		}()
 	}
@@ -59,10 +66,16 @@ func CitingDocuments(root string) ([]Citing, error) {
 
 var sourcesKey = []byte("sources:")
 
-func citing(src diskContent, rel string, buf *[]byte) *Citing {
+func citing(src diskContent, rel string, buf *[]byte, observe Observer) *Citing {
 	data, err := src.readFile(buf, rel, contracts.MaxDocumentBytes)
-	if err != nil || !bytes.Contains(data, sourcesKey) {
+	if err != nil {
 		return nil // verify reports unreadable documents
+	}
+	if observe != nil {
+		observe(rel, data)
+	}
+	if !bytes.Contains(data, sourcesKey) {
+		return nil
 	}
 	return CitingOf(rel, data)
 }

@@ -79,8 +79,9 @@ type LoadedDocument struct {
 // LoadDocument reads the document rel (a path ListDocuments returned) with
 // read's guarantees: no symlink followed, a regular file with a single
 // link, at most MaxDocumentBytes. buf is reused between calls; the result
-// keeps none of it.
-func LoadDocument(root, rel string, buf *[]byte) (*LoadedDocument, error) {
+// keeps none of it. observe (nil: none) is shown the bytes parsed (see
+// Observer).
+func LoadDocument(root, rel string, buf *[]byte, observe Observer) (*LoadedDocument, error) {
 	if ClassOf(rel) == contracts.ClassInfrastructure || !IsDocumentName(filepath.Base(rel)) {
 		return nil, readErr(contracts.CodeReadNotMarkdown, rel, "is not a content document")
 	}
@@ -97,6 +98,9 @@ func LoadDocument(root, rel string, buf *[]byte) (*LoadedDocument, error) {
 		return nil, readErr(contracts.CodeReadTooLarge, rel, fmt.Sprintf("is %d bytes; the limit is %d", large.size, contracts.MaxDocumentBytes))
 	case err != nil:
 		return nil, contracts.Errorf(contracts.CodeIO, "cannot read %q: %v", rel, unwrapPathError(err))
+	}
+	if observe != nil {
+		observe(rel, data)
 	}
 	doc := ParseDocument(rel, data, rel == NodeFile)
 	node, kind := rel, contracts.KindDocument

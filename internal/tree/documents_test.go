@@ -45,7 +45,7 @@ func TestLoadDocumentHasReadsGuarantees(t *testing.T) {
 		"b.md":      doc("B", "b\n"),
 	})
 	var buf []byte
-	d, err := LoadDocument(root, "a/NODE.md", &buf)
+	d, err := LoadDocument(root, "a/NODE.md", &buf, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestLoadDocumentHasReadsGuarantees(t *testing.T) {
 		"AGENTS.md": contracts.CodeReadNotMarkdown,
 		"gone.md":   contracts.CodeReadNotFound,
 	} {
-		if _, err := LoadDocument(root, rel, &buf); errCode(err) != code {
+		if _, err := LoadDocument(root, rel, &buf, nil); errCode(err) != code {
 			t.Errorf("%s: %v, want %s", rel, err, code)
 		}
 	}

@@ -10,15 +10,16 @@ import (
 )
 
 // The readers that serve documents show the observer every document they
-// parse with its bytes as read: read the node and each child summarised,
-// Documents every document of the tree.
+// parse with its bytes as read: read the node and each child summarised;
+// Documents, CitingDocuments and verification every document of the tree
+// (those without sources too); LoadDocument the one it loads.
 func TestReadersShowWhatTheyParse(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
 		"NODE.md":       "---\nschemaVersion: 1\ntitle: Root\n---\nRoot.\n",
 		"a.md":          "---\ntitle: A\n---\nA.\n",
 		"sub/NODE.md":   "---\ntitle: Sub\n---\nSub.\n",
-		"sub/deeper.md": "---\ntitle: Deeper\n---\nDeeper.\n",
+		"sub/deeper.md": "---\ntitle: Deeper\nsources:\n  - path: main.go\n---\nDeeper.\n",
 	}
 	for name, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
@@ -52,5 +53,27 @@ func TestReadersShowWhatTheyParse(t *testing.T) {
 	}
 	if diff := cmp.Diff(files, seen); diff != "" {
 		t.Errorf("Documents showed (-want +got):\n%s", diff)
+	}
+	observe, seen = record()
+	if _, err := CitingDocumentsObserved(root, observe); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(files, seen); diff != "" {
+		t.Errorf("CitingDocuments showed (-want +got):\n%s", diff)
+	}
+	for _, links := range []bool{false, true} { // the walk on disk, and the general one
+		observe, seen = record()
+		VerifyWith(root, VerifyOptions{Links: links, Observe: observe})
+		if diff := cmp.Diff(files, seen); diff != "" {
+			t.Errorf("verification (links %v) showed (-want +got):\n%s", links, diff)
+		}
+	}
+	observe, seen = record()
+	var buf []byte
+	if _, err := LoadDocument(root, "sub/deeper.md", &buf, observe); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"sub/deeper.md": files["sub/deeper.md"]}, seen); diff != "" {
+		t.Errorf("LoadDocument showed (-want +got):\n%s", diff)
 	}
 }

@@ -36,12 +36,16 @@ type VerifyOptions struct {
 	// (TREE_MARKDOWN_LINK_BROKEN). S16 checks containment only, so this is
 	// never part of a tree's validity unless asked for.
 	Links bool
+	// Observe, when set, is shown every document's bytes as read (see
+	// Observer), so a caller can hold a snapshot's verification to its
+	// commit.
+	Observe Observer
 }
 
 // VerifyWith is Verify with opt-in checks.
 func VerifyWith(root string, opts VerifyOptions) *Report {
 	if openAtDirs && verifyFastPaths && !opts.Links {
-		return verifyDisk(root)
+		return verifyDisk(root, opts.Observe)
 	}
 	return verifyContent(diskContent{root: root}, 0, opts)
 }
@@ -65,7 +69,7 @@ func verifyContent(src content, entries int, opts VerifyOptions) *Report {
 			var links []linkCheck // only what the checks after the walk need
 			for batch := range jobs {
 				for _, j := range batch {
-					r := checkDocument(w.src, x, &buf, j)
+					r := checkDocument(w.src, x, &buf, j, opts.Observe)
 					results[i] = append(results[i], r.findings...)
 					if len(r.softLinks) > 0 || len(r.localLinks) > 0 {
 						links = append(links, linkCheck{r.rel, r.softLinks, r.localLinks})
@@ -143,7 +147,7 @@ type fragLink struct {
 
 // checkDocument reads, parses and checks one document and its Markdown
 // links, unless src already holds its result.
-func checkDocument(src content, x *LinkExtractor, buf *[]byte, j docJob) docResult {
+func checkDocument(src content, x *LinkExtractor, buf *[]byte, j docJob, observe Observer) docResult {
 	if r, ok := src.precomputed(j); ok {
 		return r
 	}
@@ -153,6 +157,9 @@ func checkDocument(src content, x *LinkExtractor, buf *[]byte, j docJob) docResu
 		data, err = disk.readFileIn(buf, j.dir, j.entry.Name(), j.rel, contracts.MaxDocumentBytes)
 	} else {
 		data, err = src.readFile(buf, j.rel, contracts.MaxDocumentBytes)
+	}
+	if err == nil && observe != nil {
+		observe(j.rel, data)
 	}
 	return checkBytes(x, j, data, err)
 }

@@ -24,8 +24,8 @@ import (
 // no allocation per entry beyond its path (strings laid end to end in a
 // worker's arena). Soft links are checked once the walk is over, against
 // every worker's linkable paths gathered into one set.
-func verifyDisk(root string) *Report {
-	d := &diskWalk{root: root, stack: []walkDir{{rel: "."}}, pending: 1}
+func verifyDisk(root string, observe Observer) *Report {
+	d := &diskWalk{root: root, observe: observe, stack: []walkDir{{rel: "."}}, pending: 1}
 	d.cond = sync.NewCond(&d.mu)
 	workers := make([]*diskWorker, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -84,6 +84,7 @@ func verifyDisk(root string) *Report {
 // diskWalk is the directories verifyDisk's workers share.
 type diskWalk struct {
 	root    string
+	observe Observer // nil: none
 	mu      sync.Mutex
 	cond    *sync.Cond
 	stack   []walkDir
@@ -239,6 +240,9 @@ func (w *diskWorker) checkDocument(dirfd int, dirName string, base []byte, rel s
 		err = openError(p, err, contracts.MaxDocumentBytes)
 	} else {
 		data, err = readOpenDocument(&w.buf, fd, p, contracts.MaxDocumentBytes)
+	}
+	if err == nil && w.walk.observe != nil {
+		w.walk.observe(rel, data)
 	}
 	r := checkBytesWith(w.x, docJob{rel: rel, root: root}, data, err, &w.scratch)
 	w.findings = append(w.findings, r.findings...)

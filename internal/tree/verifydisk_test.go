@@ -68,7 +68,7 @@ func TestVerifyDiskAgrees(t *testing.T) {
 	mustMkdir(t, filepath.Join(root, "bad\xfedir"))
 	writeFile(t, filepath.Join(root, ".\xffhidden.md"), doc("Hidden", ""))
 
-	got := verifyDisk(root)
+	got := verifyDisk(root, nil)
 	if len(got.Findings) < 12 {
 		t.Errorf("only %d findings: %+v", len(got.Findings), got.Findings)
 	}
@@ -115,7 +115,7 @@ func TestVerifyDiskAgreesOnGeneratedTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := verifyDisk(root)
+	got := verifyDisk(root, nil)
 	want := verifyContent(diskContent{root: root}, 0, VerifyOptions{})
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("verifyDisk differs from the walk (-walk +disk):\n%s", diff)

@@ -53,7 +53,7 @@ func readExportTree(ctx context.Context, env operations.Env, t operations.TreeTa
 	// A snapshot's documents are held to its commit's blobs: what is
 	// exported is the commit's content, whatever changed on disk since
 	// the snapshot was checked.
-	if err := served.Check(ctx, env, t); err != nil {
+	if err := served.Check(ctx, env.Git); err != nil {
 		return nil, err
 	}
 	docs, unreadable := export.Prepare(entries, counter)

@@ -62,7 +62,7 @@ func Build(root string, stats []tree.DocStat, prev *Index) *Index {
 				d.stat = stats[i]
 				if o := old[stats[i].Rel]; o != nil && o.stat == stats[i] {
 					d.doc = o.doc
-				} else if ld, err := tree.LoadDocument(root, stats[i].Rel, &buf); err == nil {
+				} else if ld, err := tree.LoadDocument(root, stats[i].Rel, &buf, nil); err == nil {
 					d.doc = ld
 				}
 				if d.doc != nil {

@@ -1,0 +1,75 @@
+package sources
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/git-context-tree/git-context-tree/contracts"
+	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
+	"github.com/git-context-tree/git-context-tree/internal/testutil/gitrepo"
+)
+
+// What a reader of a snapshot parsed or listed is held to the commit's
+// blobs: bytes that changed after the snapshot's integrity check (a file
+// swapped in between the check and the read), a document the commit does
+// not hold, or one it holds as a symlink are SNAPSHOT_CORRUPT; the
+// commit's own bytes and names pass.
+func TestHeldReadsHoldReadsToTheCommit(t *testing.T) {
+	node := "---\nschemaVersion: 1\ntitle: Docs\n---\nThe docs.\n"
+	child := "---\ntitle: A\n---\nA.\n"
+	files := map[string]string{"docs/NODE.md": node, "docs/a.md": child}
+	many := map[string]string{} // more than maxListedPaths: Check lists the subtree once
+	for i := range maxListedPaths + 44 {
+		rel := fmt.Sprintf("many/d%03d.md", i)
+		files["docs/"+rel] = fmt.Sprintf("---\ntitle: D%d\n---\n", i)
+		many[rel] = files["docs/"+rel]
+	}
+	repo, _ := gitrepo.Commit(t, files)
+	if err := os.Symlink("a.md", filepath.Join(repo, "docs", "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	gitrepo.Git(t, repo, "add", "-A")
+	gitrepo.Git(t, repo, "commit", "-q", "-m", "a symlink")
+	commit := gitrepo.Git(t, repo, "rev-parse", "HEAD")
+	g := git.New(os.Environ())
+	snap := &Snapshot{Commit: commit, Cache: filepath.Join(repo, ".git"), Path: repo}
+	conn := Connection{Exact: "https://github.com/acme/handbook/tree/main/docs"}
+	read := func(docs map[string]string, listed ...string) error {
+		h := snap.HoldReads(conn, filepath.Join(repo, "docs"))
+		observe := h.Observer()
+		for rel, data := range docs {
+			observe(rel, []byte(data))
+		}
+		for _, rel := range listed {
+			h.Listed(rel)
+		}
+		return h.Check(context.Background(), g)
+	}
+	if err := read(map[string]string{"NODE.md": node, "a.md": child}, "many/d001.md"); err != nil {
+		t.Fatalf("the commit's own bytes: %v", err)
+	}
+	if err := read(many); err != nil {
+		t.Fatalf("the commit's own bytes, many documents: %v", err)
+	}
+	many["many/d007.md"] = "---\ntitle: Injected\n---\n"
+	var ce *contracts.Error
+	if err := read(many); !errors.As(err, &ce) || ce.Code != contracts.CodeSnapshotCorrupt {
+		t.Errorf("one of many changed: %v, want SNAPSHOT_CORRUPT", err)
+	}
+	for name, docs := range map[string]map[string]string{
+		"changed":         {"NODE.md": node, "a.md": "---\ntitle: Injected\n---\n"},
+		"not in it":       {"NODE.md": node, "b.md": child},
+		"a symlink in it": {"link.md": "a.md"},
+	} {
+		if err := read(docs); !errors.As(err, &ce) || ce.Code != contracts.CodeSnapshotCorrupt {
+			t.Errorf("%s: %v, want SNAPSHOT_CORRUPT", name, err)
+		}
+	}
+	if err := read(nil, "b.md"); !errors.As(err, &ce) || ce.Code != contracts.CodeSnapshotCorrupt {
+		t.Errorf("a listed name not in it: %v, want SNAPSHOT_CORRUPT", err)
+	}
+}
