@@ -47,22 +47,23 @@ func (s *server) search(ctx context.Context, a searchArgs) (*contracts.SearchRes
 		return nil, err
 	}
 	res := &contracts.SearchResult{SchemaVersion: contracts.CLIVersion, Query: a.Query, Trees: []contracts.TreeRef{}, Hits: []contracts.SearchHit{}}
+	var targets []operations.TreeTarget
 	if a.Tree != "" {
-		ref, err := operations.OpenTree(ctx, s.env, a.Tree, declared)
+		t, ref, err := operations.OpenTreeTarget(ctx, s.env, a.Tree, declared)
 		if err != nil {
 			return nil, err
 		}
-		res.Trees = append(res.Trees, ref)
+		targets, res.Trees = append(targets, t), append(res.Trees, ref)
 	} else {
-		refs, skipped, err := operations.OpenTrees(ctx, s.env)
+		ts, refs, skipped, err := operations.OpenTreeTargets(ctx, s.env)
 		if err != nil {
 			return nil, err
 		}
-		res.Trees, res.Skipped = append(res.Trees, refs...), skipped
+		targets, res.Trees, res.Skipped = ts, append(res.Trees, refs...), skipped
 	}
 	var all []treeHit
-	for _, ref := range res.Trees {
-		ix, err := s.indexes.Index(ref.Root, ref.Head)
+	for i, ref := range res.Trees {
+		ix, err := s.index(ctx, targets[i], ref.Head)
 		if err != nil {
 			return nil, err
 		}
@@ -86,4 +87,16 @@ func (s *server) search(ctx context.Context, a searchArgs) (*contracts.SearchRes
 		res.NextCursor = cursor{Call: cur.Call, Offset: next}.encode()
 	}
 	return res, nil
+}
+
+// index is a tree's search index. A git source's snapshot is indexed held
+// to its commit: a build that read a document whose bytes are not the
+// commit's is SNAPSHOT_CORRUPT and never kept, so the index searched is
+// built from the commit's content only (search.Hold).
+func (s *server) index(ctx context.Context, t operations.TreeTarget, head string) (*search.Index, error) {
+	var hold *search.Hold
+	if served := t.ServedBlobs(); served != nil {
+		hold = &search.Hold{Observe: served.Observer(), Check: func() error { return served.Check(ctx, s.env.Git) }}
+	}
+	return s.indexes.Index(t.Root, head, hold)
 }

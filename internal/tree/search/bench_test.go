@@ -39,13 +39,13 @@ func benchTree(b *testing.B) string {
 func BenchmarkSearchWarm10k(b *testing.B) {
 	root := benchTree(b)
 	var c Cache
-	if _, err := c.Index(root, ""); err != nil {
+	if _, err := c.Index(root, "", nil); err != nil {
 		b.Fatal(err)
 	}
 	queries := []string{"release", "storage latency budget", "the", "nonexistentterm"}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		ix, err := c.Index(root, "")
+		ix, err := c.Index(root, "", nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func BenchmarkBuild10k(b *testing.B) {
 	var c Cache
 	for b.Loop() {
 		c = Cache{}
-		if _, err := c.Index(root, ""); err != nil {
+		if _, err := c.Index(root, "", nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,6 +14,13 @@ import (
 // commit moved. It holds at most maxRoots trees, dropping the least
 // recently searched: a git source's snapshot root changes with every
 // synced commit, and a long-running server must not keep them all.
+//
+// A git source's snapshot is indexed under a Hold: every document a build
+// reads is shown to it, and the build is kept and used only when Check
+// passes. A held index therefore holds only bytes checked against the
+// commit (documents reused from an earlier held build were checked then),
+// whatever the snapshot's files hold meanwhile; a stat unchanged on disk
+// proves nothing about them, and is only a reason not to read them again.
 type Cache struct {
 	mu      sync.Mutex
 	entries map[string]*cached
@@ -30,19 +37,32 @@ type cached struct {
 	index *Index
 }
 
+// Hold is what a snapshot's index is held to (see Cache).
+type Hold struct {
+	Observe tree.Observer // shown every document a build reads
+	Check   func() error  // after the build: nil lets it be used
+}
+
 // Index returns the current index of the tree at root, whose commit is
-// head ("" outside git). Listing the tree's documents (lstat only) is the
-// cost of a search on an unchanged tree.
-func (c *Cache) Index(root, head string) (*Index, error) {
+// head ("" outside git), held to hold when it is not nil. Listing the
+// tree's documents (lstat only) is the cost of a search on an unchanged
+// tree.
+func (c *Cache) Index(root, head string, hold *Hold) (*Index, error) {
+	key := root
+	var observe tree.Observer
+	if hold != nil {
+		// Apart from any index of the same directory built unheld.
+		key, observe = "held\x00"+root, hold.Observe
+	}
 	c.mu.Lock()
 	if c.entries == nil {
 		c.entries = map[string]*cached{}
 	}
-	e := c.entries[root]
+	e := c.entries[key]
 	if e == nil {
 		c.evict()
 		e = &cached{}
-		c.entries[root] = e
+		c.entries[key] = e
 	}
 	c.clock++
 	e.used = c.clock
@@ -57,8 +77,14 @@ func (c *Cache) Index(root, head string) (*Index, error) {
 	if e.index != nil && e.head == head && slices.Equal(e.stats, stats) {
 		return e.index, nil
 	}
-	e.index, e.head, e.stats = Build(root, stats, e.index), head, stats
-	return e.index, nil
+	ix := Build(root, stats, e.index, observe)
+	if hold != nil {
+		if err := hold.Check(); err != nil {
+			return nil, err // the entry keeps its last held build
+		}
+	}
+	e.index, e.head, e.stats = ix, head, stats
+	return ix, nil
 }
 
 // evict drops the least recently used root when the cache is full. The
@@ -68,9 +94,9 @@ func (c *Cache) evict() {
 		return
 	}
 	oldest := ""
-	for root, e := range c.entries {
+	for key, e := range c.entries {
 		if oldest == "" || e.used < c.entries[oldest].used {
-			oldest = root
+			oldest = key
 		}
 	}
 	delete(c.entries, oldest)

@@ -40,7 +40,8 @@ type posting struct {
 // A document whose stat is unchanged since prev (an earlier index of the
 // same root, or nil) is reused without being read again. A document that
 // cannot be read (removed, replaced by a symlink, hard-linked) is left out.
-func Build(root string, stats []tree.DocStat, prev *Index) *Index {
+// observe (nil: none) is shown every document read (see tree.Observer).
+func Build(root string, stats []tree.DocStat, prev *Index, observe tree.Observer) *Index {
 	old := map[string]*indexed{}
 	if prev != nil && prev.root == root {
 		for i := range prev.docs {
@@ -62,7 +63,7 @@ func Build(root string, stats []tree.DocStat, prev *Index) *Index {
 				d.stat = stats[i]
 				if o := old[stats[i].Rel]; o != nil && o.stat == stats[i] {
 					d.doc = o.doc
-				} else if ld, err := tree.LoadDocument(root, stats[i].Rel, &buf, nil); err == nil {
+				} else if ld, err := tree.LoadDocument(root, stats[i].Rel, &buf, observe); err == nil {
 					d.doc = ld
 				}
 				if d.doc != nil {

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -56,7 +58,7 @@ func nodes(hits []Hit) []string {
 
 func TestSearchRanksAndFollowsTreeRules(t *testing.T) {
 	var c Cache
-	ix, err := c.Index(fixture(t), "")
+	ix, err := c.Index(fixture(t), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,7 @@ func TestSearchRanksAndFollowsTreeRules(t *testing.T) {
 
 func TestSnippetsCarryFileLineNumbers(t *testing.T) {
 	var c Cache
-	ix, err := c.Index(fixture(t), "")
+	ix, err := c.Index(fixture(t), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,27 +106,27 @@ func TestSnippetsCarryFileLineNumbers(t *testing.T) {
 func TestCacheRefreshesWhenDocumentsChange(t *testing.T) {
 	root := fixture(t)
 	var c Cache
-	first, err := c.Index(root, "a")
+	first, err := c.Index(root, "a", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := c.Index(root, "a")
+	again, _ := c.Index(root, "a", nil)
 	if again != first {
 		t.Error("an unchanged tree was indexed again")
 	}
 	write(t, root, "people.md", doc("People", "Who owns what", "Now about zeppelins, and longer.\n"))
-	changed, _ := c.Index(root, "a")
+	changed, _ := c.Index(root, "a", nil)
 	if got := nodes(changed.Search("zeppelins", 5)); !cmp.Equal(got, []string{"people.md"}) {
 		t.Errorf("after an edit: %v", got)
 	}
-	moved, _ := c.Index(root, "b")
+	moved, _ := c.Index(root, "b", nil)
 	if moved == changed {
 		t.Error("a new commit did not refresh the index")
 	}
 	if err := os.Remove(filepath.Join(root, "deploy/canary.md")); err != nil {
 		t.Fatal(err)
 	}
-	removed, _ := c.Index(root, "b")
+	removed, _ := c.Index(root, "b", nil)
 	if got := nodes(removed.Search("canary", 5)); !cmp.Equal(got, []string{"deploy"}) {
 		t.Errorf("after a removal: %v", got)
 	}
@@ -133,13 +135,13 @@ func TestCacheRefreshesWhenDocumentsChange(t *testing.T) {
 func TestCacheKeepsABoundedNumberOfTrees(t *testing.T) {
 	var c Cache
 	first := fixture(t)
-	if _, err := c.Index(first, ""); err != nil {
+	if _, err := c.Index(first, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	for range maxRoots {
 		root := t.TempDir()
 		write(t, root, "NODE.md", "---\nschemaVersion: 1\ntitle: R\n---\nr\n")
-		if _, err := c.Index(root, ""); err != nil {
+		if _, err := c.Index(root, "", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -148,5 +150,42 @@ func TestCacheKeepsABoundedNumberOfTrees(t *testing.T) {
 	}
 	if _, ok := c.entries[first]; ok {
 		t.Error("the least recently searched tree was kept")
+	}
+}
+
+// A held build is shown every document it reads and kept only when its
+// check passes; an unheld index of the same directory is never reused
+// for it.
+func TestHeldIndexIsKeptOnlyWhenChecked(t *testing.T) {
+	root := fixture(t)
+	var c Cache
+	unheld, err := c.Index(root, "a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse := errors.New("not the commit's")
+	var read []string
+	var mu sync.Mutex // builds read on every core
+	hold := func(check error) *Hold {
+		read = nil
+		observe := func(rel string, _ []byte) {
+			mu.Lock()
+			read = append(read, rel)
+			mu.Unlock()
+		}
+		return &Hold{Observe: observe, Check: func() error { return check }}
+	}
+	if _, err := c.Index(root, "a", hold(refuse)); err != refuse {
+		t.Fatalf("a refused build: %v", err)
+	}
+	if len(read) == 0 {
+		t.Error("a held build reused an unheld index's documents")
+	}
+	held, err := c.Index(root, "a", hold(nil))
+	if err != nil || held == unheld || len(read) == 0 {
+		t.Fatalf("after a refused build: %v (same as unheld: %v, read %v)", err, held == unheld, read)
+	}
+	if again, _ := c.Index(root, "a", hold(nil)); again != held || len(read) != 0 {
+		t.Errorf("an unchanged held tree was read again: %v", read)
 	}
 }
