@@ -32,11 +32,16 @@ func citingDocsOf(ctx context.Context, env operations.Env, t operations.TreeTarg
 	default:
 		return diskCiting(t.Root, want)
 	}
-	docs, err := committedCiting(ctx, env, repo, gitDir, res.Head, res.Subtree, want)
-	if err != nil {
+	docs, found, err := committedCiting(ctx, env, repo, gitDir, res.Head, res.Subtree, want)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if docs == nil {
+	case !found && t.Snapshot != nil:
+		// A snapshot's documents are its commit's, never its files
+		// (which an agent may have changed): a commit without the tree
+		// cites nothing.
+		return nil, nil
+	case !found:
 		return diskCiting(t.Root, want) // the tree is not in HEAD yet
 	}
 	if t.Snapshot == nil && res.Dirty {
@@ -47,9 +52,10 @@ func citingDocsOf(ctx context.Context, env operations.Env, t operations.TreeTarg
 
 // committedCiting is the index of the tree at subtree of commit: the
 // tree's id from the small map kept beside the indexes (else asked of
-// git), its index (else built from its objects). nil when the commit has
-// no tree there.
-func committedCiting(ctx context.Context, env operations.Env, repo git.Repo, gitDir, commit, subtree string, want wantSource) ([]citingDoc, error) {
+// git), its index (else built from its objects). found is false when the
+// commit has no tree there; a tree that cites nothing wanted is found,
+// with no documents.
+func committedCiting(ctx context.Context, env operations.Env, repo git.Repo, gitDir, commit, subtree string, want wantSource) (docs []citingDoc, found bool, err error) {
 	var objects *git.Batch
 	open := func() error {
 		if objects != nil {
@@ -70,7 +76,7 @@ func committedCiting(ctx context.Context, env operations.Env, repo git.Repo, git
 	id := cachedTreeID(gitDir, commit, subtree)
 	if id == "" {
 		if err := open(); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		name := commit + "^{tree}"
 		if subtree != "." {
@@ -78,24 +84,24 @@ func committedCiting(ctx context.Context, env operations.Env, repo git.Repo, git
 		}
 		ids, _, err := objects.Trees([]string{name})
 		if err != nil {
-			return nil, operations.GitError(err)
+			return nil, false, operations.GitError(err)
 		}
 		if id = ids[0]; id == "" {
-			return nil, nil
+			return nil, false, nil
 		}
 		storeTreeID(gitDir, commit, subtree, id)
 	}
 	if docs, ok := loadCites(gitDir, id, want); ok {
-		return docs, nil
+		return docs, true, nil
 	}
 	if err := open(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	docs, err := buildCites(objects, gitDir, id)
+	all, err := buildCites(objects, gitDir, id)
 	if err != nil {
-		return nil, operations.GitError(err)
+		return nil, false, operations.GitError(err)
 	}
-	return filterCites(docs, want), nil
+	return filterCites(all, want), true, nil
 }
 
 // overlayWorkTree replaces the committed documents a work tree changed,
