@@ -53,12 +53,12 @@ func (cmd *verifyCmd) Run(c *Context) error {
 		}
 		return cmd.runStaged(c)
 	}
-	rep, err := operations.Verify(c, c.Env, cmd.Trees, tree.VerifyOptions{Links: cmd.Links})
+	rep, targets, err := operations.VerifyTrees(c, c.Env, cmd.Trees, tree.VerifyOptions{Links: cmd.Links})
 	if err != nil {
 		return err
 	}
 	if cmd.Evidence {
-		if err := evidence.Verify(c, c.Env, rep, cmd.At); err != nil {
+		if err := evidence.Verify(c, c.Env, rep, targets, cmd.At); err != nil {
 			return err
 		}
 	}

@@ -33,11 +33,14 @@ func (s *server) verify(ctx context.Context, a verifyArgs) (*contracts.MCPVerify
 	if err != nil {
 		return nil, err
 	}
-	ref, err := operations.OpenTree(ctx, s.env, a.Tree, operations.TreeAccess{DeclaredOnly: true, Unverified: true})
+	t, ref, err := operations.OpenTreeTarget(ctx, s.env, a.Tree, operations.TreeAccess{DeclaredOnly: true, Unverified: true})
 	if err != nil {
 		return nil, err
 	}
-	rep := tree.Verify(ref.Root)
+	rep, err := operations.VerifyTarget(ctx, s.env, t, tree.VerifyOptions{})
+	if err != nil {
+		return nil, err
+	}
 	res := &contracts.MCPVerifyResult{SchemaVersion: contracts.CLIVersion, Tree: ref, OK: rep.OK(), Scanned: rep.Scanned, FindingsTotal: len(rep.Findings)}
 	var next int
 	res.Findings, next = page(rep.Findings, cur.Offset, limit)

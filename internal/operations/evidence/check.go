@@ -16,15 +16,21 @@ import (
 // their synced commit), its line range is in bounds and its digest
 // matches (EVIDENCE_MISSING, EVIDENCE_RANGE, EVIDENCE_CHANGED,
 // EVIDENCE_UNSUPPORTED, EVIDENCE_UNAVAILABLE). Malformed entries are
-// plain verify's EVIDENCE_INVALID already.
-func Verify(ctx context.Context, env operations.Env, rep *contracts.VerifyReport, at string) error {
+// plain verify's EVIDENCE_INVALID already. targets are the trees of
+// rep.Trees, in order (operations.VerifyTrees): a git source's snapshot
+// is read held to its commit.
+func Verify(ctx context.Context, env operations.Env, rep *contracts.VerifyReport, targets []operations.TreeTarget, at string) error {
 	repos, err := newEvidenceRepos(ctx, env, at)
 	if err != nil {
 		return err
 	}
 	for i := range rep.Trees {
 		t := &rep.Trees[i]
-		docs, err := tree.CitingDocuments(t.Root)
+		target := operations.TreeTarget{Root: t.Root}
+		if i < len(targets) && targets[i].Root == t.Root {
+			target = targets[i]
+		}
+		docs, err := citingDocuments(ctx, env, target)
 		if err != nil {
 			return err
 		}

@@ -76,7 +76,7 @@ func driftTree(ctx context.Context, env operations.Env, repos *evidenceRepos, t 
 // head of its repository: the documents with a sources list and, by
 // document, each entry's trace in list order.
 func traceTree(ctx context.Context, env operations.Env, repos *evidenceRepos, t operations.TreeTarget, since string) ([]tree.Citing, map[string][]*trace, error) {
-	docs, err := tree.CitingDocuments(t.Root)
+	docs, err := citingDocuments(ctx, env, t)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -105,6 +105,23 @@ func traceTree(ctx context.Context, env operations.Env, repos *evidenceRepos, t 
 		slices.SortFunc(ts, func(a, b *trace) int { return a.c.src.Index - b.c.src.Index })
 	}
 	return docs, byDoc, nil
+}
+
+// citingDocuments reads the documents of t that have a sources list. A
+// git source's snapshot is held to its commit: every document read (those
+// without sources too, since one may have lost its list) must be the
+// commit's blob, else SNAPSHOT_CORRUPT, so what drift, the site's sources
+// and verify --evidence report is the commit's.
+func citingDocuments(ctx context.Context, env operations.Env, t operations.TreeTarget) ([]tree.Citing, error) {
+	served := t.ServedBlobs()
+	docs, err := tree.CitingDocumentsObserved(t.Root, served.Observer())
+	if err != nil {
+		return nil, err
+	}
+	if err := served.Check(ctx, env.Git); err != nil {
+		return nil, err
+	}
+	return docs, nil
 }
 
 // Freshness is every well-formed sources entry of a tree's documents, by
