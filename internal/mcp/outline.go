@@ -41,34 +41,52 @@ func (s *server) outline(ctx context.Context, a outlineArgs) (*contracts.Outline
 	if err != nil {
 		return nil, err
 	}
-	r, err := operations.ReadAs(ctx, s.env, a.Node, a.Tree, declared)
+	r, err := operations.OpenTreeReader(ctx, s.env, a.Tree, declared)
 	if err != nil {
 		return nil, err
 	}
-	o := outliner{root: r.Tree.Root, depth: depth, want: cur.Offset + limit + 1}
-	if err := o.add(ctx, r.Children, 1); err != nil {
+	node, entries, err := s.outlineOf(ctx, r, a.Node, depth, cur.Offset+limit+1)
+	if err != nil {
 		return nil, err
 	}
-	res := &contracts.OutlineResult{SchemaVersion: contracts.CLIVersion, Tree: r.Tree, Node: r.Node.Path, Depth: depth}
+	res := &contracts.OutlineResult{SchemaVersion: contracts.CLIVersion, Tree: r.Ref, Node: node, Depth: depth}
 	var next int
-	res.Entries, next = page(o.entries, cur.Offset, limit)
+	res.Entries, next = page(entries, cur.Offset, limit)
 	if next >= 0 {
 		res.NextCursor = cursor{Call: cur.Call, Offset: next}.encode()
 	}
 	return res, nil
 }
 
+// outlineOf is node's path and its outline to depth, at most want
+// entries. Every summary in it, at any depth, is held to a git source's
+// commit: one check after all the reads.
+func (s *server) outlineOf(ctx context.Context, r *operations.TreeReader, node string, depth, want int) (string, []contracts.OutlineEntry, error) {
+	nr, err := r.Read(node)
+	if err != nil {
+		return "", nil, err
+	}
+	o := outliner{read: r.Read, depth: depth, want: want}
+	if err := o.add(ctx, nr.Children, 1); err != nil {
+		return "", nil, err
+	}
+	if err := r.Check(ctx, s.env); err != nil {
+		return "", nil, err
+	}
+	return nr.Node.Path, o.entries, nil
+}
+
 // outliner collects entries depth-first until it has want of them: a
 // page, and one more to know whether another page follows.
 type outliner struct {
-	root    string
+	read    func(node string) (*tree.NodeRead, error)
 	depth   int
 	want    int
 	entries []contracts.OutlineEntry
 }
 
 // add appends children at depth d and, below each directory, its own
-// children, reading each directory with tree.Read (so symlinks and
+// children, reading each directory as read does (so symlinks and
 // infrastructure stay out exactly as in read).
 func (o *outliner) add(ctx context.Context, kids []contracts.ChildNode, d int) error {
 	for _, k := range kids {
@@ -82,7 +100,7 @@ func (o *outliner) add(ctx context.Context, kids []contracts.ChildNode, d int) e
 		if k.Kind != contracts.KindDirectory || d >= o.depth {
 			continue
 		}
-		nr, err := tree.Read(o.root, k.Path)
+		nr, err := o.read(k.Path)
 		var ce *contracts.Error
 		switch {
 		case errors.As(err, &ce):

@@ -128,16 +128,16 @@ func (s *server) listResources(ctx context.Context, p *sdk.ListResourcesParams) 
 	if err != nil {
 		return nil, err
 	}
-	refs, _, err := operations.OpenTrees(ctx, s.env)
+	targets, refs, _, err := operations.OpenTreeTargets(ctx, s.env)
 	if err != nil {
 		return nil, err
 	}
 	var all []*sdk.Resource
-	for _, ref := range refs {
+	for i, ref := range refs {
 		if ref.Selector == "" {
 			continue // not declared: no selector to name it by
 		}
-		docs, err := tree.ListDocuments(ref.Root)
+		docs, err := s.listDocuments(ctx, targets[i])
 		if err != nil {
 			return nil, err
 		}
@@ -153,6 +153,24 @@ func (s *server) listResources(ctx context.Context, p *sdk.ListResourcesParams) 
 		res.NextCursor = cursor{Call: cur.Call, Offset: next}.encode()
 	}
 	return res, nil
+}
+
+// listDocuments lists a tree's documents; a git source's snapshot's names
+// are held to its commit (one ls-tree), so a file added to the snapshot
+// after its check is SNAPSHOT_CORRUPT, never listed as the commit's.
+func (s *server) listDocuments(ctx context.Context, t operations.TreeTarget) ([]tree.DocStat, error) {
+	docs, err := tree.ListDocuments(t.Root)
+	if err != nil {
+		return nil, err
+	}
+	served := t.ServedBlobs()
+	for _, d := range docs {
+		served.Listed(d.Rel)
+	}
+	if err := served.Check(ctx, s.env.Git); err != nil {
+		return nil, err
+	}
+	return docs, nil
 }
 
 // resourceErr is a failed resource read as a JSON-RPC invalid-params error

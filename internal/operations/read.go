@@ -25,23 +25,56 @@ func ReadAs(ctx context.Context, env Env, node, treeArg string, access TreeAcces
 }
 
 func readNode(ctx context.Context, env Env, node, treeArg string, access TreeAccess, fromDir bool) (*contracts.ReadResult, error) {
-	t, ref, err := OpenTreeTarget(ctx, env, treeArg, access)
+	r, err := OpenTreeReader(ctx, env, treeArg, access)
 	if err != nil {
 		return nil, err
 	}
 	if fromDir {
-		node = nodeFromDir(ref.Root, env.Dir, node)
+		node = nodeFromDir(r.Ref.Root, env.Dir, node)
 	}
-	node = withExtension(ref.Root, node)
-	served := t.ServedBlobs()
-	nr, err := tree.ReadObserved(ref.Root, node, served.Observer())
+	nr, err := r.Read(node)
 	if err != nil {
 		return nil, err
 	}
-	if err := served.Check(ctx, env.Git); err != nil {
+	if err := r.Check(ctx, env); err != nil {
 		return nil, err
 	}
-	return &contracts.ReadResult{SchemaVersion: contracts.CLIVersion, Tree: ref, Node: nr.Node, Children: nr.Children}, nil
+	return &contracts.ReadResult{SchemaVersion: contracts.CLIVersion, Tree: r.Ref, Node: nr.Node, Children: nr.Children}, nil
+}
+
+// TreeReader reads nodes of one opened tree for a reader that serves
+// several of them at once (read, outline). Every document it reads of a
+// git source's snapshot is held to the commit, and Check must pass before
+// anything read is served.
+type TreeReader struct {
+	Ref    contracts.TreeRef
+	served *ServedBlobs
+}
+
+// OpenTreeReader opens the tree as OpenTree does, for reading nodes.
+func OpenTreeReader(ctx context.Context, env Env, treeArg string, access TreeAccess) (*TreeReader, error) {
+	t, ref, err := OpenTreeTarget(ctx, env, treeArg, access)
+	if err != nil {
+		return nil, err
+	}
+	return NewTreeReader(t, ref), nil
+}
+
+// NewTreeReader reads the opened target t, which ref names.
+func NewTreeReader(t TreeTarget, ref contracts.TreeRef) *TreeReader {
+	return &TreeReader{Ref: ref, served: t.ServedBlobs()}
+}
+
+// Read reads the tree-relative node (".md" may be left off) with its
+// immediate children, by read's rules (tree.Read).
+func (r *TreeReader) Read(node string) (*tree.NodeRead, error) {
+	return tree.ReadObserved(r.Ref.Root, withExtension(r.Ref.Root, node), r.served.Observer())
+}
+
+// Check holds every document read so far to a snapshot's commit (one
+// ls-tree): SNAPSHOT_CORRUPT when one is not the commit's.
+func (r *TreeReader) Check(ctx context.Context, env Env) error {
+	return r.served.Check(ctx, env.Git)
 }
 
 // ServedBlobs is what a reader of a git source's snapshot parsed, held to

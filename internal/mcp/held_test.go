@@ -82,3 +82,38 @@ func TestSearchHoldsASnapshotToItsCommit(t *testing.T) {
 		t.Errorf("a swap keeping the stat: %v %v, want the commit's text", got, err)
 	}
 }
+
+// An outline of a snapshot holds the summaries it shows below the node
+// read, at every depth, to the commit: a document swapped in two levels
+// down after the snapshot's check is SNAPSHOT_CORRUPT.
+func TestOutlineHoldsASnapshotToItsCommit(t *testing.T) {
+	repo, commit := gitrepo.Commit(t, map[string]string{
+		"docs/NODE.md": doc("Docs", "The docs.\n"), "docs/sub/NODE.md": doc("Sub", "Sub.\n"), "docs/sub/deep.md": doc("Deep", "Deep.\n"),
+	})
+	s := &server{env: operations.Env{Dir: repo, Vars: os.Environ(), Git: git.New(os.Environ())}}
+	target := heldTarget(repo, commit)
+	reader := operations.NewTreeReader(target, contracts.TreeRef{Root: target.Root, Head: commit})
+	if _, entries, err := s.outlineOf(context.Background(), reader, ".", 2, 10); err != nil || len(entries) != 2 {
+		t.Fatalf("the commit's own bytes: %v %v", entries, err)
+	}
+	gitrepo.Write(t, repo, "docs/sub/deep.md", doc("Injected", "Deep.\n"))
+	reader = operations.NewTreeReader(target, contracts.TreeRef{Root: target.Root, Head: commit})
+	if _, entries, err := s.outlineOf(context.Background(), reader, ".", 2, 10); !snapshotCorrupt(err) {
+		t.Errorf("a swapped document: %v %v, want SNAPSHOT_CORRUPT", entries, err)
+	}
+}
+
+// The resources listed for a snapshot are the commit's documents: a file
+// added to it after the snapshot's check is SNAPSHOT_CORRUPT.
+func TestResourcesOfASnapshotAreTheCommits(t *testing.T) {
+	repo, commit := gitrepo.Commit(t, map[string]string{"docs/NODE.md": doc("Docs", "The docs.\n")})
+	s := &server{env: operations.Env{Dir: repo, Vars: os.Environ(), Git: git.New(os.Environ())}}
+	target := heldTarget(repo, commit)
+	if docs, err := s.listDocuments(context.Background(), target); err != nil || len(docs) != 1 {
+		t.Fatalf("the commit's own documents: %v %v", docs, err)
+	}
+	gitrepo.Write(t, repo, "docs/added.md", doc("Added", "Not in the commit.\n"))
+	if docs, err := s.listDocuments(context.Background(), target); !snapshotCorrupt(err) {
+		t.Errorf("an added document: %v %v, want SNAPSHOT_CORRUPT", docs, err)
+	}
+}
