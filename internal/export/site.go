@@ -116,6 +116,10 @@ func RenderSite(docs []Document, o SiteOptions) (*Site, error) {
 	return site, nil
 }
 
+// Images are the tree paths of the tree's images the site copies; Write
+// emits each at its tree path, read again from the tree.
+func (s *Site) Images() []string { return s.g.images.paths() }
+
 // Write renders every file of the site on every core and hands each to
 // emit, from several goroutines at once. It stops at the first error.
 func (s *Site) Write(emit func(SiteFile) error) error {

@@ -142,7 +142,7 @@ func rebuildSite(ctx context.Context, env operations.Env, t operations.TreeTarge
 	if err != nil {
 		return nil, err
 	}
-	_, bytes, err := writeSite(out, site)
+	_, bytes, err := writeSite(out, site, holdImages(ctx, env, t))
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ func Site(ctx context.Context, env operations.Env, req SiteRequest) (*contracts.
 	if err != nil {
 		return nil, err
 	}
-	replaced, bytes, err := writeSite(out, site)
+	replaced, bytes, err := writeSite(out, site, holdImages(ctx, env, t))
 	if err != nil {
 		return nil, err
 	}

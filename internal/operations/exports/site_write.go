@@ -1,6 +1,7 @@
 package exports
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/atomicfile"
 	"github.com/git-context-tree/git-context-tree/internal/export"
+	"github.com/git-context-tree/git-context-tree/internal/operations"
+	"github.com/git-context-tree/git-context-tree/internal/tree"
 )
 
 // checkSiteOutput accepts a missing output directory, an empty one, or a
@@ -42,11 +45,29 @@ func checkSiteOutput(out string) error {
 		"%s is not empty and is not a previous site export (it has no %s); the export replaces the whole directory, so choose a new or empty one", out, export.SiteMarker)
 }
 
+// siteHold holds the images a site copies from a git source's snapshot
+// to its commit: observe is shown each image's bytes as written, check
+// passes before the site is put in place. The pages were held when their
+// documents were read; images are read again as the site is written, so
+// they are held then. The zero siteHold holds nothing.
+type siteHold struct {
+	observe tree.Observer
+	check   func() error
+}
+
+func holdImages(ctx context.Context, env operations.Env, t operations.TreeTarget) siteHold {
+	served := t.ServedBlobs()
+	if served == nil {
+		return siteHold{}
+	}
+	return siteHold{observe: served.Observer(), check: func() error { return served.Check(ctx, env.Git) }}
+}
+
 // writeSite writes the site into a staging directory beside out, then puts
 // it in out's place in one step, so a reader (or a web server) never sees
 // half a site and a failed export leaves out as it was. replaced says a
 // previous export was there; bytes is the size of the files written.
-func writeSite(out string, site *export.Site) (replaced bool, bytes int64, err error) {
+func writeSite(out string, site *export.Site, hold siteHold) (replaced bool, bytes int64, err error) {
 	parent := filepath.Dir(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return false, 0, contracts.Errorf(contracts.CodeIO, "cannot create %s: %v", parent, unwrapPath(err))
@@ -59,9 +80,14 @@ func writeSite(out string, site *export.Site) (replaced bool, bytes int64, err e
 	if err := os.Chmod(staging, 0o755); err != nil {
 		return false, 0, contracts.Errorf(contracts.CodeIO, "cannot set the permissions of %s: %v", staging, unwrapPath(err))
 	}
-	bytes, err = writeSiteFiles(staging, site)
+	bytes, err = writeSiteFiles(staging, site, hold.observe)
 	if err != nil {
 		return false, 0, err
+	}
+	if hold.check != nil {
+		if err := hold.check(); err != nil {
+			return false, 0, err
+		}
 	}
 	// Checked again right before the swap: the directory may have changed
 	// while the site was written.
@@ -76,8 +102,15 @@ func writeSite(out string, site *export.Site) (replaced bool, bytes int64, err e
 	return replaced, bytes, nil
 }
 
-// writeSiteFiles renders the site's files into dir, directories first.
-func writeSiteFiles(dir string, site *export.Site) (bytes int64, err error) {
+// writeSiteFiles renders the site's files into dir, directories first,
+// showing observe (nil: none) each image copied from the tree.
+func writeSiteFiles(dir string, site *export.Site, observe tree.Observer) (bytes int64, err error) {
+	images := map[string]bool{}
+	if observe != nil {
+		for _, p := range site.Images() {
+			images[p] = true
+		}
+	}
 	made := map[string]bool{".": true}
 	for _, p := range site.Paths {
 		d := filepath.Dir(filepath.FromSlash(p))
@@ -91,6 +124,9 @@ func writeSiteFiles(dir string, site *export.Site) (bytes int64, err error) {
 	}
 	var total atomic.Int64
 	err = site.Write(func(f export.SiteFile) error {
+		if images[f.Path] {
+			observe(f.Path, f.Data)
+		}
 		name := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if err := os.WriteFile(name, f.Data, 0o644); err != nil {
 			return contracts.Errorf(contracts.CodeIO, "cannot write %s: %v", f.Path, unwrapPath(err))
