@@ -172,7 +172,7 @@ func syncOne(ctx context.Context, env Env, c sources.Connection, opt sources.Syn
 	// Fetched content is verified (S8) and the verdict recorded, so that
 	// read and resolve never serve a rejected snapshot as valid; they serve
 	// the last commit that verified instead, marked stale.
-	if err := env.Managed().VerifySnapshot(c, snap); err != nil {
+	if err := env.Managed().VerifySnapshot(ctx, c, snap); err != nil {
 		return contracts.SyncEntry{}, withLastGood(ctx, env, c, err)
 	}
 	clean := false

@@ -73,3 +73,25 @@ func TestHeldReadsHoldReadsToTheCommit(t *testing.T) {
 		t.Errorf("a listed name not in it: %v, want SNAPSHOT_CORRUPT", err)
 	}
 }
+
+// A snapshot's verdict is the commit's: verification that read a file
+// changed in the snapshot since its check (here: the commit's invalid
+// document replaced by a valid one, which would record the commit as
+// verifying) is SNAPSHOT_CORRUPT.
+func TestVerifySnapshotHoldsToTheCommit(t *testing.T) {
+	repo, commit := gitrepo.Commit(t, map[string]string{
+		"docs/NODE.md": "---\nschemaVersion: 1\ntitle: Docs\n---\nThe docs.\n", "docs/a.md": "---\ntitle: [A\n---\nA.\n",
+	})
+	docs := filepath.Join(repo, "docs")
+	m := &Managed{Git: git.New(os.Environ())}
+	snap := &Snapshot{Commit: commit, Cache: filepath.Join(repo, ".git"), Path: repo, TreeRoot: docs}
+	c := Connection{Exact: "https://github.com/acme/handbook/tree/main/docs"}
+	var ce *contracts.Error
+	if _, err := m.verifySnapshotTree(context.Background(), c, snap); !errors.As(err, &ce) || ce.Code != contracts.CodeTreeInvalid {
+		t.Fatalf("the commit's own bytes: %v, want TREE_INVALID", err)
+	}
+	gitrepo.Write(t, repo, "docs/a.md", "---\ntitle: A\n---\nA.\n")
+	if _, err := m.verifySnapshotTree(context.Background(), c, snap); !errors.As(err, &ce) || ce.Code != contracts.CodeSnapshotCorrupt {
+		t.Errorf("a swapped document: %v, want SNAPSHOT_CORRUPT", err)
+	}
+}

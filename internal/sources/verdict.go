@@ -77,9 +77,11 @@ func (m *Managed) recordVerdict(snap *Snapshot, subtree string, v verdict) {
 // tree verifier (S8) and records the verdict: nil, or TREE_INVALID with
 // every finding in its details (NOT_A_TREE when the subtree has no
 // NODE.md). A tree that verifies becomes its branch's last good commit
-// for that subtree.
-func (m *Managed) VerifySnapshot(c Connection, snap *Snapshot) error {
-	findings, err := verifySnapshotTree(snap.TreeRoot)
+// for that subtree. The verdict is the commit's: every document verified
+// is held to the commit's blob (HeldReads), so a file changed in the
+// snapshot since its check is SNAPSHOT_CORRUPT and records nothing.
+func (m *Managed) VerifySnapshot(ctx context.Context, c Connection, snap *Snapshot) error {
+	findings, err := m.verifySnapshotTree(ctx, c, snap)
 	var ce *contracts.Error
 	if err == nil || (errors.As(err, &ce) && (ce.Code == contracts.CodeTreeInvalid || ce.Code == contracts.CodeNotATree)) {
 		m.recordVerdict(snap, c.Source.Path, verdict{OK: err == nil, Findings: findings})
@@ -90,11 +92,17 @@ func (m *Managed) VerifySnapshot(c Connection, snap *Snapshot) error {
 	return err
 }
 
-func verifySnapshotTree(root string) (findings int, err error) {
+func (m *Managed) verifySnapshotTree(ctx context.Context, c Connection, snap *Snapshot) (findings int, err error) {
+	root := snap.TreeRoot
 	if !tree.IsTreeRoot(root) {
 		return 1, contracts.Errorf(contracts.CodeNotATree, "the fetched subtree %s has no NODE.md", root).WithDetails(map[string]any{"root": root})
 	}
-	if rep := tree.Verify(root); !rep.OK() {
+	held := snap.HoldReads(c, root)
+	rep := tree.VerifyWith(root, tree.VerifyOptions{Observe: held.Observer()})
+	if err := held.Check(ctx, m.Git); err != nil {
+		return 0, err
+	}
+	if !rep.OK() {
 		return len(rep.Findings), contracts.Errorf(contracts.CodeTreeInvalid, "the fetched tree does not verify (%s)", countFindings(len(rep.Findings))).
 			WithDetails(map[string]any{"root": root, "findings": rep.Findings})
 	}
@@ -114,7 +122,7 @@ func (m *Managed) Served(ctx context.Context, c Connection, snap *Snapshot) (*Sn
 	}
 	v, known := m.loadVerdicts(file)[c.Source.Path]
 	if !known {
-		err := m.VerifySnapshot(c, snap)
+		err := m.VerifySnapshot(ctx, c, snap)
 		var ce *contracts.Error
 		if err == nil || !errors.As(err, &ce) || (ce.Code != contracts.CodeTreeInvalid && ce.Code != contracts.CodeNotATree) {
 			return snap, nil, err
