@@ -174,21 +174,8 @@ func checkBytes(x *LinkExtractor, j docJob, data []byte, err error) docResult {
 // result's soft links then share it.
 func checkBytesWith(x *LinkExtractor, j docJob, data []byte, err error, sc *quickScratch) docResult {
 	res := docResult{rel: j.rel}
-	var big *tooLargeError
-	var linked *hardLinkedError
-	if errors.As(err, &linked) {
-		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingHardLinkUnsupported, Path: j.rel,
-			Message: fmt.Sprintf("document has %d hard links; read refuses it because another link may lie outside the tree: replace it with a copy of its own", linked.links)})
-		return res
-	}
-	if errors.As(err, &big) {
-		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingDocumentUnreadable, Path: j.rel,
-			Message: fmt.Sprintf("document is %d bytes; documents over %d bytes are not parsed", big.size, contracts.MaxDocumentBytes)})
-		return res
-	}
 	if err != nil {
-		res.findings = append(res.findings, contracts.Finding{Code: contracts.FindingDocumentUnreadable, Path: j.rel,
-			Message: fmt.Sprintf("document cannot be read: %v", unwrapPathError(err))})
+		res.findings = append(res.findings, unreadableFinding(j.rel, err))
 		return res
 	}
 	var doc *Document
@@ -249,6 +236,24 @@ func checkBytesWith(x *LinkExtractor, j docJob, data []byte, err error, sc *quic
 		}
 	}
 	return res
+}
+
+// unreadableFinding is the finding of a document that could not be read.
+// (Apart from checkBytesWith: errors.As's targets escape, which would cost
+// two allocations for every document read.)
+func unreadableFinding(rel string, err error) contracts.Finding {
+	var big *tooLargeError
+	var linked *hardLinkedError
+	switch {
+	case errors.As(err, &linked):
+		return contracts.Finding{Code: contracts.FindingHardLinkUnsupported, Path: rel,
+			Message: fmt.Sprintf("document has %d hard links; read refuses it because another link may lie outside the tree: replace it with a copy of its own", linked.links)}
+	case errors.As(err, &big):
+		return contracts.Finding{Code: contracts.FindingDocumentUnreadable, Path: rel,
+			Message: fmt.Sprintf("document is %d bytes; documents over %d bytes are not parsed", big.size, contracts.MaxDocumentBytes)}
+	}
+	return contracts.Finding{Code: contracts.FindingDocumentUnreadable, Path: rel,
+		Message: fmt.Sprintf("document cannot be read: %v", unwrapPathError(err))}
 }
 
 func (w *walker) isLinkable(p string) bool {

@@ -343,6 +343,7 @@ func quickRead(rel string, data []byte, root, meta bool) (doc Document, metaKnow
 // the Document's SoftLinks then share links, valid until the next call.
 type quickScratch struct {
 	links []SoftLink
+	block [][]byte // a block scalar's lines
 	arena stringArena
 }
 
@@ -357,7 +358,7 @@ func quickReadWith(rel string, data []byte, root, meta bool, sc *quickScratch) (
 	}
 	h := quickHeader{meta: meta}
 	if sc != nil {
-		h.softLinks, h.arena = sc.links[:0], &sc.arena
+		h.softLinks, h.block, h.arena = sc.links[:0], sc.block[:0], &sc.arena
 	}
 	for line := 2; len(rest) > 0; line++ {
 		l, next, _ := cutLine(rest)
@@ -367,7 +368,7 @@ func quickReadWith(rel string, data []byte, root, meta bool, sc *quickScratch) (
 				return Document{}, false, false
 			}
 			if sc != nil {
-				sc.links = h.softLinks[:0] // keep what append grew
+				sc.links, sc.block = h.softLinks[:0], h.block[:0] // keep what append grew
 			}
 			if len(h.softLinks) == 0 {
 				h.softLinks = nil

@@ -11,9 +11,17 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/git-context-tree/git-context-tree/internal/treegen"
+)
+
+// sharedScratch is the scratch memory checkQuickDocument lends quickReadWith
+// across documents, as a verify worker does; parallel tests take turns.
+var (
+	sharedScratch   quickScratch
+	sharedScratchMu sync.Mutex
 )
 
 // checkQuickDocument fails when quickRead accepts data but ParseDocument
@@ -25,6 +33,17 @@ func checkQuickDocument(t testing.TB, data []byte) bool {
 	if v, _, vok := quickRead("d/x.md", data, false, false); vok != ok || ok && (!bytes.Equal(v.Body, q.Body) ||
 		v.BodyLine != q.BodyLine || !reflect.DeepEqual(v.Meta.SoftLinks, q.Meta.SoftLinks)) {
 		t.Errorf("quickRead without meta reads differently (ok %v, want %v):\n%s", vok, ok, data)
+	}
+	// With scratch memory a reader reuses (twice, so the second read finds
+	// what the first left there), it reads the same.
+	sharedScratchMu.Lock()
+	defer sharedScratchMu.Unlock()
+	for range 2 {
+		if s, sk, sok := quickReadWith("d/x.md", data, false, true, &sharedScratch); sok != ok || sk != metaKnown || ok && (!bytes.Equal(s.Body, q.Body) ||
+			s.BodyLine != q.BodyLine || s.Meta.Title != q.Meta.Title || s.Meta.Description != q.Meta.Description ||
+			!reflect.DeepEqual(s.Meta.SoftLinks, q.Meta.SoftLinks)) {
+			t.Errorf("quickReadWith scratch reads differently (ok %v, want %v):\n%s", sok, ok, data)
+		}
 	}
 	if !ok {
 		return false
