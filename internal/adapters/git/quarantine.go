@@ -62,7 +62,8 @@ func (g *Git) NewQuarantine(gitDir, owner string) (*Quarantine, error) {
 	// The alternate is named in the quarantine's own info/alternates
 	// rather than GIT_ALTERNATE_OBJECT_DIRECTORIES, whose ':' separates
 	// entries.
-	if err := os.MkdirAll(filepath.Join(dir, "info"), 0o700); err == nil {
+	err = os.MkdirAll(filepath.Join(dir, "info"), 0o700)
+	if err == nil {
 		err = os.WriteFile(filepath.Join(dir, "info", "alternates"), []byte(objects+"\n"), 0o600)
 	}
 	if err != nil {
