@@ -88,7 +88,11 @@ func VerifyTarget(ctx context.Context, env Env, t TreeTarget, opts tree.VerifyOp
 	served := t.ServedBlobs()
 	opts.Observe = served.Observer()
 	r := tree.VerifyWith(t.Root, opts)
-	if err := served.Check(ctx, env.Git); err != nil {
+	check := served.Check
+	if r.OK() {
+		check = served.CheckWhole // a clean report: nothing was removed during the walk either
+	}
+	if err := check(ctx, env.Git); err != nil {
 		return nil, err
 	}
 	return r, nil

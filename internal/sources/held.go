@@ -4,7 +4,9 @@ import (
 	"context"
 	"path"
 	"path/filepath"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/git-context-tree/git-context-tree/contracts"
 	"github.com/git-context-tree/git-context-tree/internal/adapters/git"
@@ -68,14 +70,33 @@ const maxListedPaths = 256
 // integrity check failing before the read is. Nothing recorded (or a nil
 // record) checks nothing and runs no git.
 func (h *HeldReads) Check(ctx context.Context, g *git.Git) error {
+	return h.check(ctx, g, false)
+}
+
+// CheckWhole is Check for a reader of the whole tree (verification) that
+// found nothing wrong: it also holds that the walk read every document,
+// and the NODE.md of every directory, that the commit holds where the
+// walk reaches, and met no entry it would have reported (a symlink, a
+// submodule, a name that is not UTF-8). A clean report of a snapshot from
+// which something was removed during the walk is then SNAPSHOT_CORRUPT,
+// never a commit recorded as verifying that does not. It lists the whole
+// subtree (one ls-tree -r).
+func (h *HeldReads) CheckWhole(ctx context.Context, g *git.Git) error {
+	return h.check(ctx, g, true)
+}
+
+func (h *HeldReads) check(ctx context.Context, g *git.Git, whole bool) error {
 	if h == nil {
 		return nil
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := len(h.ids) + len(h.names)
-	if n == 0 {
+	if n == 0 && !whole {
 		return nil
+	}
+	if whole {
+		n = maxListedPaths + 1 // the whole subtree, listed once
 	}
 	s := h.snap
 	prefix, err := filepath.Rel(s.Path, h.root)
@@ -100,6 +121,14 @@ func (h *HeldReads) Check(ctx context.Context, g *git.Git) error {
 	if err != nil {
 		return gitError(err)
 	}
+	if err := h.compare(entries, repoPath); err != nil || !whole {
+		return err
+	}
+	return h.complete(entries, prefix)
+}
+
+// compare holds what was recorded to the commit's entries.
+func (h *HeldReads) compare(entries []git.TreeEntry, repoPath func(string) string) error {
 	want := make(map[string]string, len(entries))
 	for _, e := range entries {
 		if e.Type == "blob" && (e.Mode == "100644" || e.Mode == "100755") {
@@ -124,4 +153,35 @@ func (h *HeldReads) changed(rel string) error {
 	return contracts.Errorf(contracts.CodeSnapshotCorrupt,
 		"the snapshot %s of %s changed while it was read (%s is not the commit's); `git context-tree sync` rebuilds it", s.Path, h.exact, rel).
 		WithDetails(map[string]any{"snapshot": s.Path, "selector": h.exact, "path": rel})
+}
+
+// complete is CheckWhole's own part: every entry of the commit below
+// prefix that the walk reaches was read (a document), has its NODE.md
+// read (a directory; the root's too), or would have been reported.
+func (h *HeldReads) complete(entries []git.TreeEntry, prefix string) error {
+	if _, ok := h.ids[tree.NodeFile]; !ok {
+		return h.changed(tree.NodeFile)
+	}
+	for _, e := range entries {
+		rel := e.Path
+		if prefix != "." {
+			if rel == prefix || !strings.HasPrefix(rel, prefix+"/") {
+				continue
+			}
+			rel = rel[len(prefix)+1:]
+		}
+		if !tree.WalkReaches(rel) {
+			continue
+		}
+		read := func(p string) bool { _, ok := h.ids[p]; return ok }
+		switch {
+		case !utf8.ValidString(rel), e.Type == "commit", e.Mode == "120000":
+			return h.changed(rel) // the walk would have reported it
+		case e.Type == "tree" && !read(path.Join(rel, tree.NodeFile)):
+			return h.changed(path.Join(rel, tree.NodeFile))
+		case e.Type == "blob" && tree.IsDocumentName(path.Base(rel)) && !read(rel):
+			return h.changed(rel)
+		}
+	}
+	return nil
 }

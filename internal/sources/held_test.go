@@ -95,3 +95,52 @@ func TestVerifySnapshotHoldsToTheCommit(t *testing.T) {
 		t.Errorf("a swapped document: %v, want SNAPSHOT_CORRUPT", err)
 	}
 }
+
+// A clean verification is also held to what it did not read: a commit's
+// invalid document, or a whole directory of it, removed from the snapshot
+// after its check would otherwise record the commit as verifying. The
+// commit's infrastructure (never walked) is not asked for.
+func TestVerifySnapshotHoldsAbsenceToTheCommit(t *testing.T) {
+	node := "---\nschemaVersion: 1\ntitle: Docs\n---\nThe docs.\n"
+	bad := "---\ntitle: [A\n---\nA.\n"
+	repo, commit := gitrepo.Commit(t, map[string]string{
+		"docs/NODE.md": node, "docs/ok.md": "---\ntitle: OK\n---\n",
+		"docs/bad.md":         bad,
+		"docs/sub/x.png":      "not a document, in a directory without NODE.md",
+		"docs/.notes/n.md":    bad, // infrastructure: never walked
+		"docs/scripts/s.md":   bad, // infrastructure at the tree's root
+		"docs/deep/NODE.md":   "---\ntitle: Deep\n---\n",
+		"docs/deep/x/NODE.md": "---\ntitle: X\n---\n",
+	})
+	docs := filepath.Join(repo, "docs")
+	m := &Managed{Git: git.New(os.Environ())}
+	snap := &Snapshot{Commit: commit, Cache: filepath.Join(repo, ".git"), Path: repo, TreeRoot: docs}
+	c := Connection{Exact: "https://github.com/acme/handbook/tree/main/docs"}
+	var ce *contracts.Error
+	if _, err := m.verifySnapshotTree(context.Background(), c, snap); !errors.As(err, &ce) || ce.Code != contracts.CodeTreeInvalid {
+		t.Fatalf("the commit's own tree: %v, want TREE_INVALID", err)
+	}
+	for _, removed := range []string{"docs/bad.md", "docs/sub", "docs/deep/x"} {
+		if err := os.RemoveAll(filepath.Join(repo, filepath.FromSlash(removed))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := m.verifySnapshotTree(context.Background(), c, snap); !errors.As(err, &ce) || ce.Code != contracts.CodeSnapshotCorrupt {
+		t.Errorf("documents and directories removed: %v, want SNAPSHOT_CORRUPT", err)
+	}
+
+	// The commit's tree, complete and valid, verifies: the infrastructure
+	// it holds is not asked for.
+	repo, commit = gitrepo.Commit(t, map[string]string{
+		"docs/NODE.md": node, "docs/ok.md": "---\ntitle: OK\n---\n",
+		"docs/.notes/n.md": bad, "docs/scripts/s.md": bad, "docs/deep/NODE.md": "---\ntitle: Deep\n---\n",
+	})
+	snap = &Snapshot{Commit: commit, Cache: filepath.Join(repo, ".git"), Path: repo, TreeRoot: filepath.Join(repo, "docs")}
+	if _, err := m.verifySnapshotTree(context.Background(), c, snap); err != nil {
+		t.Errorf("a complete, valid snapshot: %v", err)
+	}
+	os.Remove(filepath.Join(repo, "docs", "ok.md"))
+	if _, err := m.verifySnapshotTree(context.Background(), c, snap); !errors.As(err, &ce) || ce.Code != contracts.CodeSnapshotCorrupt {
+		t.Errorf("a valid document removed: %v, want SNAPSHOT_CORRUPT", err)
+	}
+}

@@ -99,7 +99,11 @@ func (m *Managed) verifySnapshotTree(ctx context.Context, c Connection, snap *Sn
 	}
 	held := snap.HoldReads(c, root)
 	rep := tree.VerifyWith(root, tree.VerifyOptions{Observe: held.Observer()})
-	if err := held.Check(ctx, m.Git); err != nil {
+	check := held.Check
+	if rep.OK() {
+		check = held.CheckWhole // nothing removed during the walk either
+	}
+	if err := check(ctx, m.Git); err != nil {
 		return 0, err
 	}
 	if !rep.OK() {
