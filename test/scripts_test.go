@@ -66,7 +66,10 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// gitConfig is every script's global git configuration.
+// gitConfig is every script's global git configuration. The scripts' own
+// commits and pushes start no automatic maintenance (the product's
+// commands never do, see the git adapter's hardening): over the suite it
+// was hundreds of processes, a few percent of the README's test command.
 const gitConfig = `[user]
 	name = Test User
 	email = test@example.com
@@ -78,6 +81,10 @@ const gitConfig = `[user]
 	detachedHead = false
 [uploadpack]
 	allowFilter = true
+[maintenance]
+	auto = false
+[receive]
+	autogc = false
 `
 
 // The local "GitHub" serves partial clones, as GitHub does: caches are

@@ -153,12 +153,17 @@ func (s *Started) Wait() ([]byte, error) {
 // hardening is prepended to every git command line: git-context-tree never
 // runs anyone's hooks or file-system monitor inside its own git commands
 // (caches, snapshots and sessions are the tool's, and a hook of the
-// invoking repository must not re-enter it), and never splits an index it
-// writes into shared files beside it.
+// invoking repository must not re-enter it), never splits an index it
+// writes into shared files beside it, and never starts git's automatic
+// maintenance: a fetch into a cache would otherwise run `gc --auto`
+// detached, outliving the lock the tool holds, while the tool compacts its
+// repositories itself in the foreground (GCAuto), and each command it
+// would follow costs one more process.
 var hardening = []string{
 	"-c", "core.hooksPath=" + os.DevNull, // first: HooksDir drops these two
 	"-c", "core.fsmonitor=false",
 	"-c", "core.splitIndex=false",
+	"-c", "maintenance.auto=false",
 	"-c", "advice.graftFileDeprecated=false", // GIT_GRAFT_FILE=/dev/null below
 }
 

@@ -31,6 +31,7 @@ func New(tb testing.TB) *GitHub {
 	}
 	gh := &GitHub{tb: tb, Root: filepath.Join(base, "github"), work: filepath.Join(base, "work")}
 	cfg := "[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n" +
+		"[maintenance]\n\tauto = false\n[receive]\n\tautogc = false\n" + // no processes the tests do not need
 		"[url \"file://" + gh.Root + "/\"]\n\tinsteadOf = https://github.com/\n"
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(cfg), 0o644); err != nil {
 		tb.Fatal(err)
