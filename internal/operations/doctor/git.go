@@ -25,8 +25,9 @@ func checkGit(ctx context.Context, env operations.Env, r *doctorReport) bool {
 	}
 
 	var missing []string
+	identity, err := env.Git.UserConfigValues(ctx, env.Dir, "user.name", "user.email") // one git process for both
 	for _, key := range []string{"user.name", "user.email"} {
-		if v, ok, err := env.Git.UserConfig(ctx, env.Dir, key); err != nil || !ok || strings.TrimSpace(v) == "" {
+		if err != nil || strings.TrimSpace(identity[key]) == "" {
 			missing = append(missing, key)
 		}
 	}
