@@ -137,15 +137,12 @@ func (s Store) Output(id string) (string, error) {
 	return string(data), err
 }
 
-// All reads every stored run, oldest first. A record that cannot be read
-// (damaged, a symlink) is returned among the unreadable, and the others
-// are read all the same; one pruned since the runs were listed is gone.
-// An error that is not one record's fails the whole.
-func (s Store) All() ([]contracts.RunRecord, []contracts.UnreadableRecord, error) {
-	ids, err := s.IDs()
-	if err != nil {
-		return nil, nil, err
-	}
+// Runs reads the stored runs ids (as IDs lists them), in order. A record
+// that cannot be read (damaged, a symlink) is returned among the
+// unreadable, and the others are read all the same; one pruned since the
+// runs were listed is gone. An error that is not one record's fails the
+// whole.
+func (s Store) Runs(ids []string) ([]contracts.RunRecord, []contracts.UnreadableRecord, error) {
 	runs := []contracts.RunRecord{}
 	var unreadable []contracts.UnreadableRecord
 	for _, id := range ids {

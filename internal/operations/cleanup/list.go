@@ -2,6 +2,7 @@ package cleanup
 
 import (
 	"context"
+	"errors"
 	"os"
 	"time"
 
@@ -46,7 +47,12 @@ func List(ctx context.Context, env operations.Env, selector string) (*contracts.
 			}
 		}
 		store := history.Store{Home: env.Home, ScheduleID: rec.ID}
-		if ids, err := store.IDs(); err == nil && len(ids) > 0 {
+		ids, err := store.IDs()
+		if err != nil {
+			// A history that cannot be listed is named, not taken for none.
+			res.Unreadable = append(res.Unreadable, historyUnreadable(env, rec.ID, err))
+		}
+		if len(ids) > 0 {
 			last := ids[len(ids)-1]
 			if st.LastRun, err = store.Load(last); err != nil {
 				bad, err := store.Unreadable(last, err)
@@ -70,6 +76,17 @@ func List(ctx context.Context, env operations.Env, selector string) (*contracts.
 		}
 	}
 	return res, nil
+}
+
+// historyUnreadable names the history directory of schedule id, which
+// could not be listed.
+func historyUnreadable(env operations.Env, id string, err error) contracts.UnreadableRecord {
+	dir := env.Home.Path("history", id)
+	var ce *contracts.Error
+	if !errors.As(err, &ce) {
+		ce = contracts.Errorf(contracts.CodeIO, "cannot list the run history %s: %v", dir, err)
+	}
+	return contracts.UnreadableRecord{ID: id, Record: dir, Error: ce}
 }
 
 func orDuration(d, def time.Duration) time.Duration {

@@ -34,7 +34,14 @@ func Logs(ctx context.Context, env operations.Env, req LogsRequest) (*contracts.
 	}
 	res := &contracts.CleanupLogs{SchemaVersion: contracts.CLIVersion, Runs: []contracts.RunRecord{}}
 	for _, id := range ids {
-		runs, unreadable, err := history.Store{Home: env.Home, ScheduleID: id}.All()
+		store := history.Store{Home: env.Home, ScheduleID: id}
+		runIDs, err := store.IDs()
+		if err != nil {
+			// The other schedules' runs are listed all the same.
+			res.Unreadable = append(res.Unreadable, historyUnreadable(env, id, err))
+			continue
+		}
+		runs, unreadable, err := store.Runs(runIDs)
 		if err != nil {
 			return nil, err
 		}
