@@ -30,6 +30,9 @@ func List(ctx context.Context, env operations.Env, selector string) (*contracts.
 	if err != nil {
 		return nil, err
 	}
+	if err := checkHistoryRoot(env); err != nil {
+		return nil, err
+	}
 	res := &contracts.ScheduleList{SchemaVersion: contracts.CLIVersion, Schedules: []contracts.ScheduleStatus{}, Orphans: []string{}, Unreadable: unreadable}
 	sch, schErr := scheduler.Detect(env.Vars, env.Dir)
 	for _, rec := range recs {
@@ -76,6 +79,13 @@ func List(ctx context.Context, env operations.Env, selector string) (*contracts.
 		}
 	}
 	return res, nil
+}
+
+// checkHistoryRoot refuses a history store reached through a symlink: the
+// state's own structure, not one schedule's record (S18), so it fails the
+// command, as a symlinked sessions/ does.
+func checkHistoryRoot(env operations.Env) error {
+	return env.Home.CheckPath(env.Home.Path("history"))
 }
 
 // historyUnreadable names the history directory of schedule id, which

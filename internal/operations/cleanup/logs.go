@@ -32,6 +32,9 @@ func Logs(ctx context.Context, env operations.Env, req LogsRequest) (*contracts.
 	if req.Run != "" {
 		return runLog(env, ids, req.Run)
 	}
+	if err := checkHistoryRoot(env); err != nil {
+		return nil, err
+	}
 	res := &contracts.CleanupLogs{SchemaVersion: contracts.CLIVersion, Runs: []contracts.RunRecord{}}
 	for _, id := range ids {
 		store := history.Store{Home: env.Home, ScheduleID: id}
