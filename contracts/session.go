@@ -122,12 +122,24 @@ type SessionPrune struct {
 	Removed       []*Session    `json:"removed"`
 	Kept          []SessionKept `json:"kept"`
 	// Unknown are folders among the session worktrees that no record
-	// names: kept, since they may hold an agent's edits.
+	// names, kept: the paths of UnknownKept.
 	Unknown []string `json:"unknown,omitempty"`
-	// UnknownRemoved are such folders removed on request (--force).
+	// UnknownKept are those folders with what keeps each: an agent's
+	// edits, or what stops the tool judging them, or only the want of
+	// --force.
+	UnknownKept []SessionUnknown `json:"unknownKept,omitempty"`
+	// UnknownRemoved are such folders removed on request (--force), each
+	// judged to hold nothing of its own.
 	UnknownRemoved []string `json:"unknownRemoved,omitempty"`
 	// Unreadable are the records prune could not read: kept, untouched.
 	Unreadable []SessionUnreadable `json:"unreadable,omitempty"`
+}
+
+// SessionUnknown is a folder among the session worktrees that no record
+// names, which prune kept, with the reason.
+type SessionUnknown struct {
+	Worktree string `json:"worktree"`
+	Reason   string `json:"reason"`
 }
 
 // SessionKept is a session prune left alone, with the reason.

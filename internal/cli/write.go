@@ -203,7 +203,7 @@ func (c *Context) printUnreadable(list []contracts.SessionUnreadable) {
 		fmt.Fprintf(c.Stderr, "error: session %s cannot be read (%s): %s\n", u.ID, u.Error.Code, u.Error.Message)
 		keep := ""
 		if u.Worktree != "" {
-			keep = "copy what you need from " + quote(u.Worktree) + " first; write prune --force then removes that folder"
+			keep = "copy what you need from " + quote(u.Worktree) + " first, then remove that folder too"
 		}
 		fmt.Fprintf(c.Stderr, "hint: repair %s by hand, or remove it%s\n", quote(u.Record), parenthesized(keep))
 	}
@@ -250,7 +250,7 @@ func (c *Context) printSession(s *contracts.Session) {
 
 type writePruneCmd struct {
 	Grace time.Duration `name:"grace" default:"24h" help:"Keep a session with no work opened or touched more recently than this."`
-	Force bool          `name:"force" help:"Also remove folders among the session worktrees that no session record names."`
+	Force bool          `name:"force" help:"Also remove folders among the session worktrees that no session record names, when they hold nothing of their own."`
 }
 
 func (cmd *writePruneCmd) Help() string {
@@ -260,9 +260,11 @@ edits and no commits and untouched for the grace period (--grace, default
 24h: an agent may have just opened it). Its worktree, branch and record go.
 Every other session is kept and listed with what moves it on; no edit is
 ever discarded. Worktrees or branches removed by hand are fine. Folders among
-the session worktrees that no record names are listed, and removed only
-with --force. A session whose record cannot be read is kept and named on
-stderr (exit 1; --json: unreadable[]).`
+the session worktrees that no record names are listed with what keeps them;
+--force removes those judged, as sessions, to hold no edit and no commit of
+their own (a prepare killed midway, a record removed by hand), never one
+with an agent's work. A session whose record cannot be read is kept and
+named on stderr (exit 1; --json: unreadable[]).`
 }
 
 func (cmd *writePruneCmd) Run(c *Context) error {
@@ -280,11 +282,11 @@ func (cmd *writePruneCmd) Run(c *Context) error {
 		for _, k := range res.Kept {
 			fmt.Fprintf(c.Stdout, "kept\t%s\t%s\t%s\n", k.ID, k.Status, k.Reason)
 		}
-		for _, dir := range res.Unknown {
-			fmt.Fprintf(c.Stdout, "unknown\t%s\tno session record names it (write prune --force removes it)\n", quote(dir))
+		for _, u := range res.UnknownKept {
+			fmt.Fprintf(c.Stdout, "unknown\t%s\t%s\n", quote(u.Worktree), u.Reason)
 		}
 		for _, dir := range res.UnknownRemoved {
-			fmt.Fprintf(c.Stdout, "removed\t%s\tno session record named it\n", quote(dir))
+			fmt.Fprintf(c.Stdout, "removed\t%s\tno session record named it and it held nothing of its own\n", quote(dir))
 		}
 		for _, u := range res.Unreadable {
 			fmt.Fprintf(c.Stdout, "kept\t%s\tunreadable\tits record cannot be read (%s)\n", u.ID, u.Error.Code)

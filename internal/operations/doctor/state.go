@@ -101,14 +101,14 @@ func checkSessions(ctx context.Context, env operations.Env, r *doctorReport) {
 		broken++
 		fix := "repair " + u.Record + " by hand, or remove it"
 		if u.Worktree != "" {
-			fix += " (copy what you need from " + u.Worktree + " first; git context-tree write prune --force then removes that folder)"
+			fix += " (copy what you need from " + u.Worktree + " first, then remove that folder too)"
 		}
 		r.warn("state", "state.sessions", fmt.Sprintf("session %s cannot be read (%s): %s", u.ID, u.Error.Code, u.Error.Message), fix, u.Record)
 	}
 	if len(list.Unknown) > 0 {
 		broken++
 		r.warn("state", "state.sessions", fmt.Sprintf("%d folder(s) among the session worktrees that no session record names (they may hold an agent's edits), such as %s", len(list.Unknown), list.Unknown[0]),
-			"git context-tree write prune --force  # once they hold nothing you need", list.Unknown[0])
+			"git context-tree write prune --force  # removes those that hold nothing of their own; empty the others by hand", list.Unknown[0])
 	}
 	if broken == 0 {
 		r.ok("state", "state.sessions", fmt.Sprintf("%d session(s), none missing its worktree or branch", len(list.Sessions)))

@@ -40,6 +40,14 @@ func Prepare(ctx context.Context, env operations.Env, selector string, opts ...P
 	if err != nil {
 		return nil, fmt.Errorf("new session id: %w", err)
 	}
+	// Held until the record is written: write prune judges a folder no
+	// record names under its session's lock, so it never takes a session
+	// being made for one a killed prepare left.
+	unlock, err := lockSession(env, id.String())
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	s := &contracts.Session{
 		ID: id.String(), State: contracts.SessionOpen, Connection: c.Ref(), Identity: c.Identity,
 		ProjectRoot: p.Root, Branch: sessionBranchPrefix + id.String(), CreatedAt: time.Now().UTC().Format(time.RFC3339),

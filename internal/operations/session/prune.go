@@ -23,8 +23,8 @@ const DefaultGrace = 24 * time.Hour
 type PruneRequest struct {
 	// Grace keeps a session with no work opened or touched more recently.
 	Grace time.Duration
-	// Force also removes folders among the session worktrees that no
-	// record knows (listed, and otherwise kept).
+	// Force also removes the folders among the session worktrees that no
+	// record knows and that hold nothing of their own (see unknown.go).
 	Force bool
 	// Now is the time the grace is measured to (zero: the clock).
 	Now time.Time
@@ -66,16 +66,21 @@ func Prune(ctx context.Context, env operations.Env, req PruneRequest) (*contract
 			res.Removed = append(res.Removed, s)
 		}
 	}
-	if res.Unknown, err = unknownWorktrees(env, ids); err != nil {
+	unknown, err := unknownWorktrees(env, ids)
+	if err != nil {
 		return nil, err
 	}
-	if req.Force {
-		for _, dir := range res.Unknown {
-			if err := os.RemoveAll(dir); err != nil {
-				return nil, contracts.Errorf(contracts.CodeIO, "cannot remove %s: %v", dir, err)
-			}
+	for _, dir := range unknown {
+		why, err := pruneUnknown(ctx, env, dir, req.Force)
+		switch {
+		case err != nil:
+			return nil, err
+		case why == "" && req.Force:
+			res.UnknownRemoved = append(res.UnknownRemoved, dir)
+		case why != "":
+			res.Unknown = append(res.Unknown, dir)
+			res.UnknownKept = append(res.UnknownKept, contracts.SessionUnknown{Worktree: dir, Reason: why})
 		}
-		res.UnknownRemoved, res.Unknown = res.Unknown, nil
 	}
 	return res, nil
 }
@@ -204,32 +209,6 @@ func lastTouched(s *contracts.Session) time.Time {
 		return nil
 	})
 	return at
-}
-
-// unknownWorktrees lists the folders among the session worktrees that no
-// session record names (a record removed by hand, or a prepare killed
-// before it wrote one): they may hold an agent's edits, so they are
-// listed and removed only on request.
-func unknownWorktrees(env operations.Env, ids []string) ([]string, error) {
-	dir, err := env.Home.Dir("worktrees")
-	if err != nil {
-		return nil, err
-	}
-	entries, err := env.Home.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	known := map[string]bool{}
-	for _, id := range ids {
-		known[id] = true
-	}
-	unknown := []string{}
-	for _, e := range entries {
-		if !known[e.Name()] {
-			unknown = append(unknown, filepath.Join(dir, e.Name()))
-		}
-	}
-	return unknown, nil
 }
 
 // holdsWork says what to do with a committed session whose commit exists
